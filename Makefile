@@ -1,0 +1,103 @@
+# The lab: apply the series to Debian's linux-source, build a QEMU test
+# kernel, boot it and run the guest tests.  Each target is a stage; each
+# stage is a short script in qemu/ or tests/; stamp files skip a stage
+# whose inputs did not change.
+#
+#   make             packages, tree, series, config, build, initramfs, boot,
+#                    results: the smoke tests on the patched tree
+#   make check       everything the project tests
+#   make baseline    the same tests on the unpatched tree (empty series),
+#                    in its own build folder
+#   make help        the variables below
+
+# Variables, with their defaults.
+KVER     ?= 6.1#          linux-source-$(KVER) from Debian
+BUILD    ?= build#        build folder (ignored by git)
+SERIES   ?= series#       the series to apply (VARIANT=baseline: none)
+VARIANT  ?= patched#      patched | baseline
+TESTS    ?= $(SMOKE_TESTS)#  guest tests to run (names in tests/, no .sh)
+ACCEL    ?= tcg#          tcg | kvm (falls back to tcg without /dev/kvm)
+TIMEOUT  ?= 900#          seconds before a hung guest is killed
+JOBS     ?= $(shell nproc)
+V        ?= 0#            1: show the commands of every stage
+
+SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms
+FRAGMENTS   := qemu/base.config qemu/mtd.config qemu/drm.config
+
+override BUILD := $(abspath $(BUILD))
+K        := $(BUILD)/$(KVER)
+PRISTINE := $(K)/pristine
+VD       := $(K)/$(VARIANT)
+SRC      := $(VD)/src
+OBJ      := $(VD)/obj
+TARBALL  := /usr/src/linux-source-$(KVER).tar.xz
+ifeq ($(VARIANT),baseline)
+override SERIES := qemu/empty.series
+endif
+PATCHES  := $(wildcard $(shell sed -e 's/\#.*//' $(SERIES) 2>/dev/null))
+RUNDIR    = $(VD)/runs/$(RUN_ID)
+RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
+
+export V JOBS ACCEL TIMEOUT VARIANT KVER
+Q := $(if $(filter 1,$(V)),,@)
+
+.PHONY: all check baseline smoke packages tree apply config kernel \
+	initramfs boot help clean distclean
+.DELETE_ON_ERROR:
+
+all: smoke
+
+check: smoke
+
+baseline:
+	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
+
+smoke: initramfs
+	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
+	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
+	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
+
+packages:
+	$(Q)qemu/packages.sh $(KVER)
+
+tree: $(PRISTINE)/.lab-stamp
+$(PRISTINE)/.lab-stamp: $(TARBALL) qemu/tree.sh | packages
+	$(Q)qemu/tree.sh $(TARBALL) $(PRISTINE)
+	$(Q)touch $@
+
+# A variant's source tree: a git worktree of the pristine tree.
+$(VD)/stamp.worktree: $(PRISTINE)/.lab-stamp
+	$(Q)rm -rf $(SRC) && mkdir -p $(VD)
+	$(Q)git -C $(PRISTINE) worktree prune
+	$(Q)git -C $(PRISTINE) worktree add -q --detach $(SRC) pristine
+	$(Q)touch $@
+
+apply: $(VD)/stamp.series
+$(VD)/stamp.series: $(VD)/stamp.worktree $(SERIES) $(PATCHES) qemu/apply.sh
+	$(Q)rm -f $@
+	$(Q)qemu/apply.sh $(SRC) $(SERIES)
+	$(Q)touch $@
+
+config: $(VD)/stamp.config
+$(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) qemu/config.sh
+	$(Q)qemu/config.sh $(SRC) $(OBJ) $(FRAGMENTS)
+	$(Q)touch $@
+
+kernel: $(VD)/stamp.kernel
+$(VD)/stamp.kernel: $(VD)/stamp.config qemu/build.sh
+	$(Q)qemu/build.sh $(SRC) $(OBJ)
+	$(Q)touch $@
+
+initramfs: $(VD)/initramfs.cpio
+$(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/*) qemu/initramfs.sh
+	$(Q)$(MAKE) -s -C tests O=$(VD)/tests KSFT=$(SRC)/tools/testing/selftests
+	$(Q)qemu/initramfs.sh $(SRC) $(OBJ) $(VD)/tests $@
+
+help:
+	@sed -n 's/^\([A-Z]*\) *?= *\([^#]*\)#* *\(.*\)/  \1=\2  \3/p' Makefile
+
+clean:
+	rm -rf $(VD)
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Stage "boot": run the test kernel with the initramfs under QEMU, with a
+# hard timeout.  Everything of the run stays in RUNDIR: console.log (the
+# kernel console), ktap.log (what the guest tests reported), flash.img,
+# qemu.cmd and status (exit code of QEMU, 124 on timeout).
+#
+# usage: boot.sh OBJ INITRAMFS RUNDIR TESTS...
+# env:   ACCEL=tcg|kvm (kvm falls back to tcg when /dev/kvm is not usable),
+#        TIMEOUT seconds, VARIANT (passed to the guest as lab.variant),
+#        CMDLINE extra kernel parameters (e.g. drm.debug=0x1e)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/x86_64.conf"
+obj=$1 initramfs=$2 rundir=$3
+shift 3
+tests=$(echo "$*" | tr ' ' ,)
+mkdir -p "$rundir"
+
+accel=${ACCEL:-tcg}
+case $accel in
+kvm)
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo "boot: /dev/kvm is not usable here, falling back to TCG" >&2
+		accel=tcg
+	fi ;;
+tcg) ;;
+*) echo "boot: ACCEL=$accel: use tcg or kvm" >&2; exit 2 ;;
+esac
+case $accel in
+kvm) cpu="-cpu host" ;;
+tcg) cpu="-cpu max" ;;
+esac
+
+# A fresh, erased (0xff) flash image for every run.
+tr '\000' '\377' </dev/zero | head -c "$flash_size" >"$rundir/flash.img"
+
+set -- "$qemu_bin" -machine "$machine,accel=$accel" $cpu -smp "$cpus" \
+	-m "$memory" -nodefaults -display none -no-reboot \
+	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$bios" \
+	-drive "if=pflash,format=raw,unit=1,file=$rundir/flash.img" \
+	-kernel "$obj/$kernel_image" -initrd "$initramfs" \
+	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty ${CMDLINE:-}" \
+	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log"
+echo "$*" >"$rundir/qemu.cmd"
+echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
+rc=0
+timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null >"$rundir/qemu.out" 2>&1 || rc=$?
+echo "$rc" >"$rundir/status"
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "boot: TIMEOUT: the guest did not finish in ${TIMEOUT:-600} s; console log: $rundir/console.log" >&2
+elif [ "$rc" -ne 0 ]; then
+	echo "boot: QEMU exited with $rc: $(cat "$rundir/qemu.out")" >&2
+fi
+exit 0

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Stage "build": bzImage and modules, out of tree (O=), through ccache when
+# it is installed.  CCACHE_BASEDIR is the folder that holds every variant's
+# src/ and obj/, so the patched and the baseline build share objects.
+#
+# usage: build.sh SRC OBJ [make arguments...]
+set -eu
+src=$1 obj=$2
+shift 2
+export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=qemu
+# Set, even empty, LOCALVERSION stops setlocalversion from appending "+"
+# for a tree that differs from its git tag: both variants are 6.1.x.
+export LOCALVERSION=
+export KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-1970-01-01}"
+cc=gcc
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$src/../.." && pwd)}"
+	export CCACHE_NOHASHDIR=true
+	export CCACHE_DIR="${CCACHE_DIR:-$CCACHE_BASEDIR/../ccache}"
+	ccache -z >/dev/null
+fi
+start=$(date +%s)
+make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"${JOBS:-$(nproc)}" \
+	${V:+V=$V} "$@" bzImage modules >"$obj/build.log" 2>&1 || {
+	grep -E -B2 -A8 'error:|Error [0-9]' "$obj/build.log" | tail -40 >&2
+	echo "build: failed, full log: $obj/build.log" >&2
+	exit 1
+}
+grep -E 'warning:' "$obj/build.log" | head -20 || true
+hits=
+if [ "$cc" != gcc ]; then
+	hits=$(ccache -s 2>/dev/null | awk '/^ *Hits:/ {print ", ccache hits " $2 " " $3 " " $4; exit}
+		/cache hit \(direct\)/ {d=$NF} /cache hit \(preprocessed\)/ {p=$NF} /cache miss/ {m=$NF}
+		END { if (m != "") print ", ccache hits " d+p " of " d+p+m }')
+fi
+echo "build: $(cd "$obj" && ls -s --block-size=K arch/x86/boot/bzImage | cut -d' ' -f1) bzImage, $(find "$obj" -name '*.ko' | wc -l) modules in $(( $(date +%s) - start )) s$hits"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Stage "config": tinyconfig + the fragments, merged with the tree's own
+# scripts/kconfig/merge_config.sh, then olddefconfig.  Like kunit_config.py,
+# check afterwards that every option a fragment asked for ended up in
+# .config as asked, and name the ones Kconfig dropped.
+#
+# usage: config.sh SRC OBJ FRAGMENT...
+set -eu
+src=$1 obj=$2
+shift 2
+mk() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+
+mkdir -p "$obj"
+mk tinyconfig >/dev/null 2>&1
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" \
+	>"$obj/merge_config.log" 2>&1 || {
+	cat "$obj/merge_config.log" >&2
+	echo "config: merge_config.sh failed (log: $obj/merge_config.log)" >&2
+	exit 1
+}
+mk olddefconfig >/dev/null 2>&1
+
+bad=0
+for frag; do
+	# "CONFIG_X=v" must be there verbatim; "# CONFIG_X is not set" must
+	# not be set to anything.
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/set \1/p' \
+	       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/unset \1/p' "$frag" |
+	while read -r how opt; do
+		name=${opt%%=*}
+		if [ "$how" = set ]; then
+			grep -qxF "$opt" "$obj/.config" && continue
+			got=$(grep -E "^$name=|^# $name is not set" "$obj/.config" || echo "absent")
+			echo "config: $frag asks for $opt, .config has: $got" >&2
+		else
+			grep -q "^$name=" "$obj/.config" || continue
+			echo "config: $frag asks for $name unset, .config has: $(grep "^$name=" "$obj/.config")" >&2
+		fi
+		echo x
+	done
+done | grep -c x >"$obj/config.dropped" || true
+bad=$(cat "$obj/config.dropped")
+if [ "$bad" -ne 0 ]; then
+	echo "config: Kconfig dropped $bad requested option(s), see above" >&2
+	exit 1
+fi
+echo "config: $(grep -c '=[ym]$' "$obj/.config") options set, all $(cat "$@" | grep -c '^CONFIG_\|^# CONFIG_.* is not set') requested ones as asked"

@@ -1,0 +1,34 @@
+# Helpers shared by the guest's MTD tests.
+
+# mtd_find FIELD VALUE: the first mtdN whose /sys/class/mtd/mtdN/FIELD is
+# VALUE, or nothing.
+mtd_find() {
+	for d in /sys/class/mtd/mtd*; do
+		case $d in *ro) continue ;; esac
+		[ -r "$d/$1" ] || continue
+		[ "$(cat "$d/$1")" = "$2" ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+
+# mtd_count FIELD VALUE: how many mtdN have FIELD equal to VALUE.
+mtd_count() {
+	n=0
+	for d in /sys/class/mtd/mtd*; do
+		case $d in *ro) continue ;; esac
+		[ -r "$d/$1" ] && [ "$(cat "$d/$1")" = "$2" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+# mtd_attr MTD FIELD
+mtd_attr() { cat "/sys/class/mtd/$1/$2" 2>/dev/null || echo absent; }
+
+# refcnt MODULE: /sys/module/MODULE/refcnt, or "absent" if not loaded.
+refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo absent; }
+
+# random_file PATH BYTES
+random_file() { head -c "$2" /dev/urandom >"$1"; }
+
+# ff_file PATH BYTES: what erased flash reads as.
+ff_file() { tr '\000' '\377' </dev/zero | head -c "$2" >"$1"; }
