@@ -33,6 +33,7 @@ OBJ      := $(VD)/obj
 TARBALL  := /usr/src/linux-source-$(KVER).tar.xz
 ifeq ($(VARIANT),baseline)
 override SERIES := qemu/empty.series
+export XFAIL := $(CURDIR)/qemu/baseline.xfail
 endif
 PATCHES  := $(wildcard $(shell sed -e 's/\#.*//' $(SERIES) 2>/dev/null))
 RUNDIR    = $(VD)/runs/$(RUN_ID)
@@ -47,7 +48,7 @@ Q := $(if $(filter 1,$(V)),,@)
 
 all: smoke
 
-check: smoke
+check: smoke baseline
 
 baseline:
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline

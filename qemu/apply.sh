@@ -17,6 +17,8 @@ pristine() {
 
 [ -f "$series" ] || { echo "series: $series not found" >&2; exit 1; }
 pristine
+base=$(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)
+total=$(sed -e 's/#.*//' "$series" | wc -w)
 n=0
 for p in $(sed -e 's/#.*//' "$series"); do
 	n=$((n + 1))
@@ -28,7 +30,9 @@ for p in $(sed -e 's/#.*//' "$series"); do
 	fi
 	if ! out=$(cd "$src" && patch -p1 --fuzz=0 --batch --forward \
 			--no-backup-if-mismatch -r - <"$f" 2>&1); then
-		echo "series: patch $n, $p, does not apply to $(git -C "$src" log -1 --format=%s pristine):" >&2
+		on=$base
+		[ $n -eq 1 ] || on="$base with patches 1-$((n - 1)) applied"
+		echo "series: patch $n of $total, $p, does not apply to $on:" >&2
 		echo "$out" | sed 's/^/  /' >&2
 		pristine
 		echo "series: $src is left pristine" >&2
