@@ -21,8 +21,9 @@ TIMEOUT  ?= 900#          seconds before a hung guest is killed
 JOBS     ?= $(shell nproc)
 V        ?= 0#            1: show the commands of every stage
 
-SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms
-FRAGMENTS   := qemu/base.config qemu/mtd.config qemu/drm.config
+SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
+FRAGMENTS   := qemu/base.config qemu/mtd.config qemu/drm.config $(EXTRA_FRAGMENTS)
+BISECT_CONFIGS ?= modular builtin nomodules
 
 override BUILD := $(abspath $(BUILD))
 K        := $(BUILD)/$(KVER)
@@ -42,7 +43,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: all check baseline smoke packages tree apply config kernel \
+.PHONY: all check baseline smoke bisect packages tree apply config kernel \
 	initramfs boot help clean distclean
 .DELETE_ON_ERROR:
 
@@ -55,8 +56,13 @@ baseline:
 
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
+	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap
 	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
+
+# Each patch of the series builds on its own, in BISECT_CONFIGS.
+bisect: tree
+	$(Q)BUILD=$(BUILD) qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
 
 packages:
 	$(Q)qemu/packages.sh $(KVER)
@@ -86,12 +92,12 @@ $(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) qemu/config.sh
 
 kernel: $(VD)/stamp.kernel
 $(VD)/stamp.kernel: $(VD)/stamp.config qemu/build.sh
-	$(Q)qemu/build.sh $(SRC) $(OBJ)
+	$(Q)qemu/build.sh $(SRC) $(OBJ) $(KERNEL_TARGETS)
 	$(Q)touch $@
 
 initramfs: $(VD)/initramfs.cpio
-$(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/*) qemu/initramfs.sh
-	$(Q)$(MAKE) -s -C tests O=$(VD)/tests KSFT=$(SRC)/tools/testing/selftests
+$(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/* tests/*/*) qemu/initramfs.sh
+	$(Q)$(MAKE) -s -C tests O=$(VD)/tests KSRC=$(SRC) KOBJ=$(OBJ)
 	$(Q)qemu/initramfs.sh $(SRC) $(OBJ) $(VD)/tests $@
 
 help:

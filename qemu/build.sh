@@ -3,10 +3,11 @@
 # it is installed.  CCACHE_BASEDIR is the folder that holds every variant's
 # src/ and obj/, so the patched and the baseline build share objects.
 #
-# usage: build.sh SRC OBJ [make arguments...]
+# usage: build.sh SRC OBJ [TARGET...]   (default: bzImage modules)
 set -eu
 src=$1 obj=$2
 shift 2
+[ $# -gt 0 ] || set -- bzImage modules
 export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=qemu
 # Set, even empty, LOCALVERSION stops setlocalversion from appending "+"
 # for a tree that differs from its git tag: both variants are 6.1.x.
@@ -22,7 +23,7 @@ if command -v ccache >/dev/null; then
 fi
 start=$(date +%s)
 make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"${JOBS:-$(nproc)}" \
-	${V:+V=$V} "$@" bzImage modules >"$obj/build.log" 2>&1 || {
+	${V:+V=$V} "$@" >"$obj/build.log" 2>&1 || {
 	grep -E -B2 -A8 'error:|Error [0-9]' "$obj/build.log" | tail -40 >&2
 	echo "build: failed, full log: $obj/build.log" >&2
 	exit 1
@@ -34,4 +35,4 @@ if [ "$cc" != gcc ]; then
 		/cache hit \(direct\)/ {d=$NF} /cache hit \(preprocessed\)/ {p=$NF} /cache miss/ {m=$NF}
 		END { if (m != "") print ", ccache hits " d+p " of " d+p+m }')
 fi
-echo "build: $(cd "$obj" && ls -s --block-size=K arch/x86/boot/bzImage | cut -d' ' -f1) bzImage, $(find "$obj" -name '*.ko' | wc -l) modules in $(( $(date +%s) - start )) s$hits"
+echo "build: $*: $(find "$obj" -name '*.ko' | wc -l) modules, in $(( $(date +%s) - start )) s$hits"

@@ -20,28 +20,28 @@ mk tinyconfig >/dev/null 2>&1
 }
 mk olddefconfig >/dev/null 2>&1
 
-bad=0
+# What the fragments ask for, the last fragment winning as in the merge:
+# "set CONFIG_X=v FRAGMENT" or "unset CONFIG_X FRAGMENT".
 for frag; do
-	# "CONFIG_X=v" must be there verbatim; "# CONFIG_X is not set" must
-	# not be set to anything.
-	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/set \1/p' \
-	       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/unset \1/p' "$frag" |
-	while read -r how opt; do
-		name=${opt%%=*}
-		if [ "$how" = set ]; then
-			grep -qxF "$opt" "$obj/.config" && continue
-			got=$(grep -E "^$name=|^# $name is not set" "$obj/.config" || echo "absent")
-			echo "config: $frag asks for $opt, .config has: $got" >&2
-		else
-			grep -q "^$name=" "$obj/.config" || continue
-			echo "config: $frag asks for $name unset, .config has: $(grep "^$name=" "$obj/.config")" >&2
-		fi
-		echo x
-	done
+	sed -n -e "s|^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$|\1 set \1=\2 $frag|p" \
+	       -e "s|^# \(CONFIG_[A-Za-z0-9_]*\) is not set$|\1 unset \1 $frag|p" "$frag"
+done | awk '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+	END { for (i = 1; i <= n; i++) { s = last[order[i]]; sub(/^[^ ]* /, "", s); print s } }' |
+while read -r how opt frag; do
+	name=${opt%%=*}
+	if [ "$how" = set ]; then
+		grep -qxF "$opt" "$obj/.config" && continue
+		got=$(grep -E "^$name=|^# $name is not set" "$obj/.config" || echo "absent")
+		echo "config: $frag asks for $opt, .config has: $got" >&2
+	else
+		grep -q "^$name=" "$obj/.config" || continue
+		echo "config: $frag asks for $name unset, .config has: $(grep "^$name=" "$obj/.config")" >&2
+	fi
+	echo x
 done | grep -c x >"$obj/config.dropped" || true
 bad=$(cat "$obj/config.dropped")
 if [ "$bad" -ne 0 ]; then
 	echo "config: Kconfig dropped $bad requested option(s), see above" >&2
 	exit 1
 fi
-echo "config: $(grep -c '=[ym]$' "$obj/.config") options set, all $(cat "$@" | grep -c '^CONFIG_\|^# CONFIG_.* is not set') requested ones as asked"
+echo "config: $(grep -c '=[ym]$' "$obj/.config") options set, all requested ones as asked ($*)"

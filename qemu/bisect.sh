@@ -1,0 +1,62 @@
+#!/bin/sh
+# Gate "bisect": apply the series one patch at a time and build after each,
+# in every configuration named, so that each patch builds on its own.
+# Each configuration has its own variant folder (build/KVER/bisect-CFG),
+# built incrementally from one patch to the next (and through ccache).
+# Prints a matrix, names the first patch that breaks each configuration,
+# exits 1 if any build failed.
+#
+# usage: bisect.sh SERIES CONFIG...
+#   CONFIG: modular | builtin | nomodules, see bisect_fragments below
+set -u
+series=$1
+shift
+dir=${BUILD:-build}/${KVER:-6.1}
+mkdir -p "$dir"
+patches=$(sed -e 's/#.*//' "$series")
+total=$(echo $patches | wc -w)
+
+# The lab's fragments, then what each configuration adds, and what to
+# build: vmlinux is what a patch can break (bzImage only compresses it).
+bisect_config() {
+	case $1 in
+	modular) extra= targets="vmlinux modules" ;;
+	builtin) extra=qemu/builtin.config targets="vmlinux modules" ;;
+	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux ;;
+	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
+	esac
+}
+
+report=$dir/bisect.txt
+: >"$report"
+fail=0
+for cfg; do
+	bisect_config "$cfg" || exit 2
+	n=0
+	first=
+	for p in $patches; do
+		n=$((n + 1))
+		prefix=$dir/bisect-$cfg.series
+		echo "$patches" | tr ' ' '\n' | grep -v '^$' | head -n $n >"$prefix.new"
+		mv "$prefix.new" "$prefix"
+		start=$(date +%s)
+		if make -s --no-print-directory kernel VARIANT="bisect-$cfg" \
+			SERIES="$prefix" EXTRA_FRAGMENTS="$extra" \
+			KERNEL_TARGETS="$targets" >"$dir/bisect-$cfg.$n.log" 2>&1; then
+			r=ok
+		else
+			r=FAIL
+			fail=1
+			[ -n "$first" ] || first="$n $(basename "$p")"
+		fi
+		printf '%-10s %2d/%d %-4s %4ds  %s\n' "$cfg" $n "$total" $r \
+			$(($(date +%s) - start)) "$(basename "$p")" | tee -a "$report"
+		[ $r = ok ] || tail -15 "$dir/bisect-$cfg.$n.log" | sed 's/^/    /'
+	done
+	if [ -n "$first" ]; then
+		echo "bisect: $cfg: first broken by patch $first (log: $dir/bisect-$cfg.${first%% *}.log)" | tee -a "$report"
+	else
+		echo "bisect: $cfg: all $total patches build" | tee -a "$report"
+	fi
+done
+exit $fail
