@@ -22,6 +22,7 @@ JOBS     ?= $(shell nproc)
 V        ?= 0#            1: show the commands of every stage
 
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
+CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim
 FRAGMENTS   := qemu/base.config qemu/mtd.config qemu/drm.config $(EXTRA_FRAGMENTS)
 BISECT_CONFIGS ?= modular builtin nomodules
 
@@ -49,7 +50,12 @@ Q := $(if $(filter 1,$(V)),,@)
 
 all: smoke
 
-check: smoke baseline
+# Everything: all tests on the patched tree and on the baseline, and the
+# series built patch by patch in every bisect configuration.
+check:
+	$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
+	$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
+	$(Q)$(MAKE) --no-print-directory bisect
 
 baseline:
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
@@ -57,6 +63,9 @@ baseline:
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
 	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap
+ifneq ($(PATCHES),)
+	$(Q)qemu/checkpatch.sh $(SRC) $(SERIES) $(VD)/checkpatch >$(RUNDIR)/checkpatch.ktap
+endif
 	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
 

@@ -19,13 +19,14 @@ cd "$rundir" || exit 1
 tr -d '\r' <ktap.log >results.ktap 2>/dev/null || : >results.ktap
 tr -d '\r' <console.log >console.txt 2>/dev/null || : >console.txt
 
-# The guest's KTAP, then the host's (source.ktap: checks of the tree).
+# The guest's KTAP, then the host's: source.ktap (checks of the tree),
+# checkpatch.ktap (the patches as they will be sent).
 python3 "$src/tools/testing/kunit/kunit.py" parse "$rundir/results.ktap" \
 	>kunit.txt 2>&1
-if [ -f source.ktap ]; then
-	python3 "$src/tools/testing/kunit/kunit.py" parse "$rundir/source.ktap" \
-		>>kunit.txt 2>&1
-fi
+for k in source.ktap checkpatch.ktap; do
+	[ -f $k ] || continue
+	python3 "$src/tools/testing/kunit/kunit.py" parse "$rundir/$k" >>kunit.txt 2>&1
+done
 
 # kunit.py prints "[hh:mm:ss] " before every line, suites as
 # "=== name (N subtests) ===" ... "=== [PASSED] name ===", leaves as
