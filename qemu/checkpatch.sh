@@ -16,10 +16,7 @@ mkdir -p "$out"
 name=$(git config user.name)
 email=$(git config user.email)
 
-echo "KTAP version 1"
-echo "1..1"
-tmp=$(mktemp)
-(
+checks() {
 	ktap_print_header
 	ktap_set_plan "$(sed -e 's/#.*//' "$series" | wc -w)"
 	if [ -n "$name" ] && [ -n "$email" ]; then
@@ -59,8 +56,6 @@ tmp=$(mktemp)
 		fi
 	done
 	ktap_finished
-) >"$tmp"
-rc=$?
-ktap_nest checkpatch <"$tmp"
-rm -f "$tmp"
-if [ $rc -eq 0 ]; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
+}
+
+ktap_document checkpatch checks

@@ -41,6 +41,24 @@ ktap_nest() {
 		!done && /^(K)?TAP version/ { print "    # Subtest: " name; done = 1 }'
 }
 
+# ktap_document NAME CMD...: a whole KTAP document with one suite, NAME,
+# whose subtests CMD prints as a KTAP document of its own (CMD runs in a
+# subshell, so ktap_finished ends only it); the suite's result is CMD's
+# exit code.
+ktap_document() {
+	doc_name=$1
+	shift
+	doc_out=$(mktemp)
+	("$@") >"$doc_out"
+	doc_rc=$?
+	echo "KTAP version 1"
+	echo "1..1"
+	ktap_nest "$doc_name" <"$doc_out"
+	rm -f "$doc_out"
+	if [ $doc_rc -eq 0 ]; then echo "ok 1 $doc_name"; else echo "not ok 1 $doc_name"; fi
+	return $doc_rc
+}
+
 # Like kselftest: 0 all passed, 1 something failed, 4 all skipped.
 ktap_finished() {
 	ktap_print_msg "totals: pass:$KTAP_PASS fail:$KTAP_FAIL skip:$KTAP_SKIP"
