@@ -44,18 +44,30 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: all check baseline smoke bisect packages tree apply config kernel \
+.PHONY: all check baseline smoke bisect mail packages tree apply config kernel \
 	initramfs boot help clean distclean
 .DELETE_ON_ERROR:
 
 all: smoke
 
-# Everything: all tests on the patched tree and on the baseline, and the
-# series built patch by patch in every bisect configuration.
+# Everything: all tests on the patched tree and on the baseline, the
+# series built patch by patch in every bisect configuration, and the mails
+# as they would be sent.  Every stage runs even if one before it failed;
+# qemu/summary.sh closes with one "N passed, N failed" over all of them.
 check:
-	$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
-	$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
-	$(Q)$(MAKE) --no-print-directory bisect
+	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/patched/last-run $(K)/baseline/last-run
+	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
+	-$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
+	-$(Q)$(MAKE) --no-print-directory bisect
+	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
+		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
+	else echo skip >$(K)/mail.status; fi
+	$(Q)qemu/summary.sh $(K)
+
+# The series as mails, one thread per subsystem with a cover letter,
+# signed with the sender's git identity, checked by git am.
+mail: $(VD)/stamp.series
+	$(Q)qemu/mail.sh $(SRC) $(SERIES) $(VD)/mail
 
 baseline:
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Target "mail": the series as it would be sent, one thread per subsystem
+# (one per patches/ folder the series uses: mtd, drm), each with a cover
+# letter (patches/<folder>/cover-letter: subject line, blank line, body)
+# followed by the shortlog and diffstat.  Every patch gets the sender's
+# Signed-off-by (git config user.name/user.email; none configured: refuse),
+# To: the maintainers and Cc: the lists that scripts/get_maintainer.pl of
+# the applied tree names for it; the cover letter goes to all of them.
+# Then the proof: `git am` of every mail, in series order, onto a git
+# tree of the pristine source must give exactly the applied tree.
+#
+# usage: mail.sh SRC SERIES OUT
+set -eu
+src=$(cd "$1" && pwd) series=$2 out=$3
+top=$(pwd)
+
+name=$(git config user.name || true)
+email=$(git config user.email || true)
+if [ -z "$name" ] || [ -z "$email" ]; then
+	echo "mail: no git identity to sign the patches with; set it first:" >&2
+	echo "  git config --global user.name 'Your Name'" >&2
+	echo "  git config --global user.email you@example.org" >&2
+	exit 1
+fi
+sob="Signed-off-by: $name <$email>"
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+patches=$(sed -e 's/#.*//' "$series")
+stamp=$(date +%Y%m%d%H%M%S)
+host=$(echo "$email" | sed 's/.*@//')
+
+# recipients PATCH...: "To: ..." and "Cc: ..." lines from get_maintainer.
+recipients() {
+	(cd "$src" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
+		--norolestats "$@") >"$out/.gm"
+	to=$(grep '<' "$out/.gm" | paste -sd, - | sed 's/,/, /g')
+	cc=$(grep -v '<' "$out/.gm" | paste -sd, - | sed 's/,/, /g')
+	[ -z "$to" ] || echo "To: $to"
+	[ -z "$cc" ] || echo "Cc: $cc"
+}
+
+# subject PATCH: its subject, unfolded, without the [PATCH] prefix.
+subject() {
+	awk '/^Subject: / { s = $0; on = 1; next }
+		on && /^[ \t]/ { s = s $0; next }
+		on { exit }
+		END { sub(/^Subject: (\[[^]]*\] )?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$1"
+}
+
+# The folders, in the order the series first uses them.
+groups=$(for p in $patches; do basename "$(dirname "$p")"; done | awk '!seen[$0]++')
+for g in $groups; do
+	gp=$(for p in $patches; do
+		if [ "$(basename "$(dirname "$p")")" = "$g" ]; then echo "$top/$p"; fi
+	done)
+	n=$(echo "$gp" | wc -l)
+	cover=$top/patches/$g/cover-letter
+	[ -f "$cover" ] || { echo "mail: $cover is missing" >&2; exit 1; }
+	mkdir -p "$out/$g"
+	msgid="<$stamp-$g-0@$host>"
+	{
+		echo "From: $name <$email>"
+		recipients $gp
+		echo "Subject: [PATCH 0/$n] $(head -n1 "$cover")"
+		echo "Message-Id: $msgid"
+		echo "MIME-Version: 1.0"
+		echo "Content-Type: text/plain; charset=UTF-8"
+		echo
+		tail -n +3 "$cover"
+		echo
+		for p in $gp; do subject "$p"; done |
+			sed "s/^/  /" | { echo "$name ($n):"; cat; }
+		echo
+		cat $gp | diffstat -p1
+		echo
+		echo "base: $(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)"
+	} >"$out/$g/0000-cover-letter.patch"
+	i=0
+	for p in $gp; do
+		i=$((i + 1))
+		f=$out/$g/$(basename "$p")
+		git interpret-trailers --trailer "$sob" "$p" |
+		awk -v i="$i" -v n="$n" -v rcpt="$(recipients "$p")" \
+		    -v id="<$stamp-$g-$i@$host>" -v ref="$msgid" '
+			!hdr && /^Subject: / {
+				sub(/^Subject: \[PATCH[^]]*\]/, "Subject: [PATCH " i "/" n "]")
+				print; insubj = 1; next
+			}
+			insubj && /^[ \t]/ { print; next }
+			insubj {
+				print rcpt; print "Message-Id: " id
+				print "In-Reply-To: " ref; print "References: " ref
+				insubj = 0; hdr = 1
+			}
+			{ print }' >"$f"
+	done
+	echo "mail: $g: $out/$g/, cover letter and $n patch(es)"
+done
+rm -f "$out/.gm"
+
+# The proof: git am onto the pristine tree gives the applied tree.
+am=$out/.am
+rm -rf "$am"
+git -C "$src" worktree add -q --detach "$am" pristine
+for g in $groups; do
+	for f in "$out/$g"/[0-9]*.patch; do
+		case $f in */0000-cover-letter.patch) continue ;; esac
+		git -C "$am" -c user.name="$name" -c user.email="$email" \
+			am -q --keep-cr "$f" >/dev/null || {
+			echo "mail: git am failed on $f" >&2
+			git -C "$am" am --abort 2>/dev/null
+			git -C "$src" worktree remove --force "$am"
+			exit 1
+		}
+	done
+done
+want=$(cd "$src" && idx=$(mktemp) && cp "$(git rev-parse --git-dir)/index" "$idx" &&
+	GIT_INDEX_FILE=$idx git add -A && GIT_INDEX_FILE=$idx git write-tree; rm -f "$idx")
+got=$(git -C "$am" rev-parse 'HEAD^{tree}')
+git -C "$src" worktree remove --force "$am"
+if [ "$want" != "$got" ]; then
+	echo "mail: git am of the mails gives tree $got, the applied series $want" >&2
+	exit 1
+fi
+echo "mail: git am of all mails onto pristine reproduces the applied tree ($got)"

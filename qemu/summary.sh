@@ -1,0 +1,48 @@
+#!/bin/sh
+# The closing lines of `make check`: each stage's figures, then one
+# "N passed, N failed" over all of them.  A stage that left no result
+# counts as one failure.
+#
+# usage: summary.sh KDIR   (build/KVER)
+k=$1
+pass=0 fail=0 skip=0
+add() { pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + ${3:-0})); }
+
+for v in patched baseline; do
+	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
+	case $line in
+	*" passed, "*" failed"*)
+		p=${line%% passed*} f=${line#*passed, } f=${f%% failed*}
+		s=0
+		case $line in *skipped) s=${line##*failed, } s=${s%% skipped} ;; esac
+		add "$p" "$f" "$s"
+		echo "check: tests on the $v tree: $line ($k/$v/last-run/)" ;;
+	*)
+		add 0 1
+		echo "check: tests on the $v tree: no result" ;;
+	esac
+done
+
+if [ -s "$k/bisect.txt" ]; then
+	p=$(grep -c '^[a-z]* *[0-9]*/[0-9]* ok ' "$k/bisect.txt")
+	f=$(grep -c '^[a-z]* *[0-9]*/[0-9]* FAIL ' "$k/bisect.txt")
+	add "$p" "$f"
+	echo "check: bisect builds: $p passed, $f failed ($k/bisect.txt)"
+	grep '^bisect:' "$k/bisect.txt" | sed 's/^/check:   /'
+else
+	add 0 1
+	echo "check: bisect builds: no result"
+fi
+
+case $(cat "$k/mail.status" 2>/dev/null) in
+0) add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
+skip) add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
+*) add 0 1; echo "check: make mail: failed (see above)" ;;
+esac
+
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
