@@ -44,7 +44,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: all check baseline smoke bisect mail packages tree apply config kernel \
+.PHONY: all check baseline smoke bisect static mail packages tree apply config kernel \
 	initramfs boot help clean distclean
 .DELETE_ON_ERROR:
 
@@ -55,14 +55,21 @@ all: smoke
 # as they would be sent.  Every stage runs even if one before it failed;
 # qemu/summary.sh closes with one "N passed, N failed" over all of them.
 check:
-	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/patched/last-run $(K)/baseline/last-run
+	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run $(K)/baseline/last-run
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
+	-$(Q)$(MAKE) --no-print-directory static
 	-$(Q)$(MAKE) --no-print-directory bisect
 	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
 		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
 	else echo skip >$(K)/mail.status; fi
 	$(Q)qemu/summary.sh $(K)
+
+# sparse (C=2) and W=1 on the files the series touches: no new warning.
+static:
+	$(Q)$(MAKE) --no-print-directory kernel
+	$(Q)$(MAKE) --no-print-directory kernel VARIANT=baseline
+	$(Q)qemu/static.sh $(K) $(SERIES)
 
 # The series as mails, one thread per subsystem with a cover letter,
 # signed with the sender's git identity, checked by git am.

@@ -8,7 +8,7 @@ kver=$1
 shift
 need="linux-source-$kver qemu-system-x86 seabios busybox-static kmod
 	mtd-utils libdrm-dev libdrm-tests gcc make bc flex bison libelf-dev
-	libssl-dev cpio ccache xz-utils python3 patch git $*"
+	libssl-dev cpio ccache xz-utils python3 patch git sparse diffstat perl $*"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||

@@ -34,6 +34,17 @@ else
 	echo "check: bisect builds: no result"
 fi
 
+if [ -s "$k/static.txt" ]; then
+	p=$(grep -c '^ok ' "$k/static.txt")
+	f=$(grep -c '^FAIL ' "$k/static.txt")
+	s=$(grep -c '^skip ' "$k/static.txt")
+	add "$p" "$f" "$s"
+	echo "check: sparse and W=1, files the series touches: $p passed, $f failed, $s skipped ($k/static.txt)"
+else
+	add 0 1
+	echo "check: sparse and W=1: no result"
+fi
+
 case $(cat "$k/mail.status" 2>/dev/null) in
 0) add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
 skip) add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
