@@ -81,9 +81,10 @@ baseline:
 
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
-	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap
+	@# The host checks' KTAP is judged by results.sh, with the guest's.
+	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap || true
 ifneq ($(PATCHES),)
-	$(Q)qemu/checkpatch.sh $(SRC) $(SERIES) $(VD)/checkpatch >$(RUNDIR)/checkpatch.ktap
+	$(Q)qemu/checkpatch.sh $(SRC) $(SERIES) $(VD)/checkpatch >$(RUNDIR)/checkpatch.ktap || true
 endif
 	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)

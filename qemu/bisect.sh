@@ -32,6 +32,17 @@ report=$dir/bisect.txt
 fail=0
 for cfg; do
 	bisect_config "$cfg" || exit 2
+	# Unchanged patches, fragments and scripts since a run in which every
+	# patch built: that run's lines stand, marked (cached).
+	key=$(cat $patches qemu/*.config qemu/build.sh qemu/config.sh qemu/apply.sh "$0" |
+		sha256sum | cut -c1-16)
+	cache=$dir/bisect-$cfg.cache
+	if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "$key" ]; then
+		tail -n +2 "$cache" | sed 's/$/ (cached)/' | tee -a "$report"
+		continue
+	fi
+	rm -f "$cache"
+	start_report=$(wc -l <"$report")
 	n=0
 	first=
 	for p in $patches; do
@@ -57,6 +68,7 @@ for cfg; do
 		echo "bisect: $cfg: first broken by patch $first (log: $dir/bisect-$cfg.${first%% *}.log)" | tee -a "$report"
 	else
 		echo "bisect: $cfg: all $total patches build" | tee -a "$report"
+		{ echo "$key"; tail -n +$((start_report + 1)) "$report"; } >"$cache"
 	fi
 done
 exit $fail
