@@ -23,7 +23,8 @@ V        ?= 0#            1: show the commands of every stage
 
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
 CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim
-FRAGMENTS   := qemu/base.config qemu/mtd.config qemu/drm.config $(EXTRA_FRAGMENTS)
+BASE_FRAGMENTS := qemu/base.config qemu/mtd.config qemu/drm.config
+FRAGMENTS   := $(BASE_FRAGMENTS) $(EXTRA_FRAGMENTS)
 BISECT_CONFIGS ?= modular builtin nomodules
 
 override BUILD := $(abspath $(BUILD))
@@ -91,7 +92,7 @@ endif
 
 # Each patch of the series builds on its own, in BISECT_CONFIGS.
 bisect: tree
-	$(Q)BUILD=$(BUILD) qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
+	$(Q)BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
 
 packages:
 	$(Q)qemu/packages.sh $(KVER)

@@ -6,7 +6,7 @@
 # Prints a matrix, names the first patch that breaks each configuration,
 # exits 1 if any build failed.
 #
-# usage: bisect.sh SERIES CONFIG...
+# usage: BASE_FRAGMENTS="..." bisect.sh SERIES CONFIG...
 #   CONFIG: modular | builtin | nomodules, see bisect_fragments below
 set -u
 series=$1
@@ -34,8 +34,8 @@ for cfg; do
 	bisect_config "$cfg" || exit 2
 	# Unchanged patches, fragments and scripts since a run in which every
 	# patch built: that run's lines stand, marked (cached).
-	key=$(cat $patches qemu/*.config qemu/build.sh qemu/config.sh qemu/apply.sh "$0" |
-		sha256sum | cut -c1-16)
+	key=$(cat $patches $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh \
+		qemu/apply.sh "$0" | sha256sum | cut -c1-16)
 	cache=$dir/bisect-$cfg.cache
 	if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "$key" ]; then
 		tail -n +2 "$cache" | sed 's/$/ (cached)/' | tee -a "$report"
