@@ -4,10 +4,14 @@
 # src/ and obj/, so the patched and the baseline build share objects.
 #
 # usage: build.sh SRC OBJ [TARGET...]   (default: bzImage modules)
+#   LOG: where make's output goes (default OBJ/build.log).  Every make in
+#   a build folder goes through here, so that it sees the same environment
+#   (LOCALVERSION above all, or kernel.release changes under the modules).
 set -eu
 src=$1 obj=$2
 shift 2
 [ $# -gt 0 ] || set -- bzImage modules
+log=${LOG:-$obj/build.log}
 export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=qemu
 # Set, even empty, LOCALVERSION stops setlocalversion from appending "+"
 # for a tree that differs from its git tag: both variants are 6.1.x.
@@ -23,12 +27,12 @@ if command -v ccache >/dev/null; then
 fi
 start=$(date +%s)
 make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"${JOBS:-$(nproc)}" \
-	${V:+V=$V} "$@" >"$obj/build.log" 2>&1 || {
-	grep -E -B2 -A8 'error:|Error [0-9]' "$obj/build.log" | tail -40 >&2
-	echo "build: failed, full log: $obj/build.log" >&2
+	${V:+V=$V} "$@" >"$log" 2>&1 || {
+	grep -E -B2 -A8 'error:|Error [0-9]' "$log" | tail -40 >&2
+	echo "build: failed, full log: $log" >&2
 	exit 1
 }
-grep -E 'warning:' "$obj/build.log" | head -20 || true
+[ -n "${LOG:-}" ] || grep -E 'warning:' "$log" | head -20 || true
 hits=
 if [ "$cc" != gcc ]; then
 	hits=$(ccache -s 2>/dev/null | awk '/^ *Hits:/ {print ", ccache hits " $2 " " $3 " " $4; exit}

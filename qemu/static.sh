@@ -33,11 +33,8 @@ for v in baseline patched; do
 		# Compile it again: warnings are printed only by a compile.
 		rm -f "$k/$v/obj/${f%.c}.o"
 	done
-	make -s -C "$k/$v/src" O="$k/$v/obj" ARCH=x86_64 C=2 W=1 $objs \
-		>"$k/static/$v.log" 2>&1 || {
-		echo "static: building$objs with C=2 W=1 failed in $v, log: $k/static/$v.log" >&2
-		fail=1
-	}
+	LOG=$k/static/$v.log "$(dirname "$0")/build.sh" "$k/$v/src" "$k/$v/obj" \
+		C=2 W=1 $objs >/dev/null || fail=1
 done
 for f in $files; do
 	for v in baseline patched; do
