@@ -3,11 +3,13 @@
 # stage is a short script in qemu/ or tests/; stamp files skip a stage
 # whose inputs did not change.
 #
-#   make             packages, tree, series, config, build, initramfs, boot,
+#   make             packages, tree, apply, config, kernel, initramfs, boot,
 #                    results: the smoke tests on the patched tree
-#   make check       everything the project tests
+#   make check       everything: all tests on the patched tree and the
+#                    baseline, static, bisect, mail; one closing summary
 #   make baseline    the same tests on the unpatched tree (empty series),
 #                    in its own build folder
+#   make static | bisect | mail    the gates one by one (see README.md)
 #   make help        the variables below
 
 # Variables, with their defaults.
@@ -46,7 +48,7 @@ export V JOBS ACCEL TIMEOUT VARIANT KVER
 Q := $(if $(filter 1,$(V)),,@)
 
 .PHONY: all check baseline smoke bisect static mail packages tree apply config kernel \
-	initramfs boot help clean distclean
+	initramfs help clean distclean
 .DELETE_ON_ERROR:
 
 all: smoke
