@@ -18,9 +18,10 @@ pristine() {
 [ -f "$series" ] || { echo "series: $series not found" >&2; exit 1; }
 pristine
 base=$(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)
-total=$(sed -e 's/#.*//' "$series" | wc -w)
+patches=$(sed -e 's/#.*//' "$series")
+total=$(echo $patches | wc -w)
 n=0
-for p in $(sed -e 's/#.*//' "$series"); do
+for p in $patches; do
 	n=$((n + 1))
 	case $p in /*) f=$p ;; *) f=$top/$p ;; esac
 	if [ ! -f "$f" ]; then
