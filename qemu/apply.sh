@@ -15,10 +15,9 @@ pristine() {
 	git -C "$src" clean -q -f -d -x
 }
 
-[ -f "$series" ] || { echo "series: $series not found" >&2; exit 1; }
+patches=$(qemu/series.sh -v "$series")
 pristine
 base=$(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)
-patches=$(sed -e 's/#.*//' "$series")
 total=$(echo $patches | wc -w)
 n=0
 for p in $patches; do

@@ -13,7 +13,7 @@ series=$1
 shift
 dir=${BUILD:-build}/${KVER:-6.1}
 mkdir -p "$dir"
-patches=$(sed -e 's/#.*//' "$series")
+patches=$(qemu/series.sh "$series")
 total=$(echo $patches | wc -w)
 
 # The lab's fragments, then what each configuration adds, and what to
@@ -34,7 +34,7 @@ for cfg; do
 	bisect_config "$cfg" || exit 2
 	# Unchanged patches, fragments and scripts since a run in which every
 	# patch built: that run's lines stand, marked (cached).
-	key=$(cat $patches $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh \
+	key=$(cat $patches $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh qemu/series.sh \
 		qemu/apply.sh "$0" | sha256sum | cut -c1-16)
 	cache=$dir/bisect-$cfg.cache
 	if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "$key" ]; then

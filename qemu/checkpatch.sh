@@ -18,7 +18,7 @@ email=$(git config user.email)
 
 checks() {
 	ktap_print_header
-	ktap_set_plan "$(sed -e 's/#.*//' "$series" | wc -w)"
+	ktap_set_plan "$(qemu/series.sh "$series" | wc -w)"
 	if [ -n "$name" ] && [ -n "$email" ]; then
 		sob="Signed-off-by: $name <$email>"
 		ktap_print_msg "signing as: $sob"
@@ -27,7 +27,7 @@ checks() {
 		ktap_print_msg "no git identity (git config user.name/user.email): checking without Signed-off-by"
 		signoff=--no-signoff
 	fi
-	for p in $(sed -e 's/#.*//' "$series"); do
+	for p in $(qemu/series.sh "$series"); do
 		b=$(basename "$p" .patch)
 		if [ -n "$signoff" ]; then
 			cp "$p" "$out/$b.patch"

@@ -26,7 +26,8 @@ sob="Signed-off-by: $name <$email>"
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-patches=$(sed -e 's/#.*//' "$series")
+patches=$(qemu/series.sh "$series")
+kver=${KVER:-6.1}
 stamp=$(date +%Y%m%d%H%M%S)
 host=$(echo "$email" | sed 's/.*@//')
 
@@ -48,14 +49,23 @@ subject() {
 		END { sub(/^Subject: (\[[^]]*\] )?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$1"
 }
 
+# folder PATCH: the patches/ folder a patch belongs to (mtd, drm), also
+# for a tree's variant (patches/mtd/6.12/...).
+folder() {
+	d=$(dirname "$1")
+	[ "$(basename "$d")" != "$kver" ] || d=$(dirname "$d")
+	basename "$d"
+}
+
 # The folders, in the order the series first uses them.
-groups=$(for p in $patches; do basename "$(dirname "$p")"; done | awk '!seen[$0]++')
+groups=$(for p in $patches; do folder "$p"; done | awk '!seen[$0]++')
 for g in $groups; do
 	gp=$(for p in $patches; do
-		if [ "$(basename "$(dirname "$p")")" = "$g" ]; then echo "$top/$p"; fi
+		if [ "$(folder "$p")" = "$g" ]; then echo "$top/$p"; fi
 	done)
 	n=$(echo "$gp" | wc -l)
-	cover=$top/patches/$g/cover-letter
+	cover=$top/patches/$g/$kver/cover-letter
+	[ -f "$cover" ] || cover=$top/patches/$g/cover-letter
 	[ -f "$cover" ] || { echo "mail: $cover is missing" >&2; exit 1; }
 	mkdir -p "$out/$g"
 	msgid="<$stamp-$g-0@$host>"

@@ -9,7 +9,8 @@
 # (the baseline's known bugs, which the series fixes): such a test that
 # fails prints "xfail" and counts as passed, since the documented
 # behaviour was observed; one that passes prints "XPASS" and counts as
-# failed, since the record is out of date.
+# failed, since the record is out of date.  A line that starts with
+# "[KVER]" holds for linux-source-KVER only.
 #
 # usage: results.sh SRC RUNDIR
 set -u
@@ -82,10 +83,14 @@ fi
 grep -q -E '^(ok|FAIL) [^h]' results.txt ||
 	echo "FAIL host.tests_ran: no guest test result in $rundir/ktap.log" >>results.txt
 
-awk -v xfail="$xfail" '
+awk -v xfail="$xfail" -v kver="${KVER:-6.1}" '
 BEGIN {
 	while (xfail != "" && (getline line < xfail) > 0) {
 		if (line ~ /^[ \t]*(#|$)/) continue
+		if (line ~ /^\[/) {
+			if (index(line, "[" kver "]") != 1) continue
+			sub(/^\[[^]]*\][ \t]*/, "", line)
+		}
 		name = line; sub(/[ \t].*/, "", name)
 		why = line; sub(/^[^ \t]+[ \t]*/, "", why); expect[name] = why
 	}

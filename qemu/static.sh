@@ -15,7 +15,7 @@ report=$k/static.txt
 # The touched files that the lab's configuration builds (an object in the
 # patched build); the others are named and left out.
 files=
-for f in $(sed -e 's/#.*//' "$series" | xargs cat |
+for f in $(qemu/series.sh "$series" | xargs cat |
 		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' | sort -u); do
 	if [ -f "$k/patched/obj/${f%.c}.o" ]; then
 		files="$files $f"

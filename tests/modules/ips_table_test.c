@@ -11,7 +11,12 @@
  * KUnit suite runs and finishes inside module init.
  */
 #include <linux/module.h>
+/* <drm/i915_drm.h> is <drm/intel/i915_drm.h> in newer trees (6.12). */
+#if __has_include(<drm/intel/i915_drm.h>)
+#include <drm/intel/i915_drm.h>
+#else
 #include <drm/i915_drm.h>
+#endif
 
 static const struct i915_ips_ops *ops;
 

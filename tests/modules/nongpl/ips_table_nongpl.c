@@ -10,7 +10,12 @@
  * the license in its .modinfo to "Non", which is not GPL-compatible.
  */
 #include <linux/module.h>
+/* <drm/i915_drm.h> is <drm/intel/i915_drm.h> in newer trees (6.12). */
+#if __has_include(<drm/intel/i915_drm.h>)
+#include <drm/intel/i915_drm.h>
+#else
 #include <drm/i915_drm.h>
+#endif
 
 static int __init ips_table_nongpl_init(void)
 {
