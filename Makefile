@@ -20,11 +20,18 @@ VARIANT  ?= patched#      patched | baseline
 TESTS    ?= $(SMOKE_TESTS)#  guest tests to run (names in tests/, no .sh)
 ACCEL    ?= tcg#          tcg | kvm (falls back to tcg without /dev/kvm)
 TIMEOUT  ?= 900#          seconds before a hung guest is killed
+STRESS_TIMEOUT ?= 2700#   make stress: seconds before the guest is killed
+STRESS_TEST_TIMEOUT ?= 900#  make stress: seconds for each guest test
 JOBS     ?= $(shell nproc)
 V        ?= 0#            1: show the commands of every stage
 
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
 CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim
+# make stress, on the debug kernel (qemu/debug.config); stress_reports
+# last: kmemleak, taint.  Not yet part of make check (see README).
+STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
+	stress_mtdtests mtd_cfi_sim stress_badinput stress_reports
+CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
 BASE_FRAGMENTS := qemu/base.config qemu/mtd.config qemu/drm.config
 FRAGMENTS   := $(BASE_FRAGMENTS) $(EXTRA_FRAGMENTS)
 BISECT_CONFIGS ?= modular builtin nomodules
@@ -40,14 +47,14 @@ ifeq ($(VARIANT),baseline)
 override SERIES := qemu/empty.series
 export XFAIL := $(CURDIR)/qemu/baseline.xfail
 endif
-PATCHES  := $(wildcard $(shell sed -e 's/\#.*//' $(SERIES) 2>/dev/null))
+PATCHES  := $(wildcard $(shell KVER=$(KVER) qemu/series.sh $(SERIES) 2>/dev/null))
 RUNDIR    = $(VD)/runs/$(RUN_ID)
 RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 
-export V JOBS ACCEL TIMEOUT VARIANT KVER
+export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: all check baseline smoke bisect static mail packages tree apply config kernel \
+.PHONY: FORCE all check baseline stress smoke bisect static mail packages tree apply config kernel \
 	initramfs help clean distclean
 .DELETE_ON_ERROR:
 
@@ -58,7 +65,8 @@ all: smoke
 # as they would be sent.  Every stage runs even if one before it failed;
 # qemu/summary.sh closes with one "N passed, N failed" over all of them.
 check:
-	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run $(K)/baseline/last-run
+	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run \
+		$(K)/baseline/last-run $(K)/debug/last-run
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory static
@@ -81,6 +89,16 @@ mail: $(VD)/stamp.series
 
 baseline:
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
+
+# Stress, fault injection and bad input on the debug kernel (KASAN,
+# lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab): its own
+# variant, build/KVER/debug, without DRM (no stress test drives it, and
+# i915 under KASAN costs minutes of build); the table of figures at the end.
+stress:
+	-$(Q)$(MAKE) --no-print-directory smoke VARIANT=debug \
+		BASE_FRAGMENTS="qemu/base.config qemu/mtd.config" EXTRA_FRAGMENTS=qemu/debug.config \
+		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
+		rc=$$?; qemu/figures.sh $(K)/debug/last-run; exit $$rc
 
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
@@ -112,15 +130,22 @@ $(VD)/stamp.worktree: $(PRISTINE)/.lab-stamp
 	$(Q)touch $@
 
 apply: $(VD)/stamp.series
-$(VD)/stamp.series: $(VD)/stamp.worktree $(SERIES) $(PATCHES) qemu/apply.sh
+$(VD)/stamp.series: $(VD)/stamp.worktree $(SERIES) $(PATCHES) \
+		$(wildcard patches/*/$(KVER)/*) qemu/series.sh qemu/apply.sh
 	$(Q)rm -f $@
 	$(Q)qemu/apply.sh $(SRC) $(SERIES)
 	$(Q)touch $@
 
 config: $(VD)/stamp.config
-$(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) qemu/config.sh
+$(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) $(VD)/fragments qemu/config.sh
 	$(Q)qemu/config.sh $(SRC) $(OBJ) $(FRAGMENTS)
 	$(Q)touch $@
+
+# The list of fragments, rewritten only when it changes: a fragment added
+# to or dropped from the list re-runs the config stage.
+$(VD)/fragments: FORCE
+	$(Q)mkdir -p $(VD)
+	$(Q)echo "$(FRAGMENTS)" | cmp -s - $@ || echo "$(FRAGMENTS)" >$@
 
 kernel: $(VD)/stamp.kernel
 $(VD)/stamp.kernel: $(VD)/stamp.config qemu/build.sh
@@ -133,7 +158,7 @@ $(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/* tests/*/*) qemu/init
 	$(Q)qemu/initramfs.sh $(SRC) $(OBJ) $(VD)/tests $@
 
 help:
-	@sed -n 's/^\([A-Z]*\) *?= *\([^#]*\)#* *\(.*\)/  \1=\2  \3/p' Makefile
+	@sed -n 's/^\([A-Z_]*\) *?= *\([^#]*\)#* *\(.*\)/  \1=\2  \3/p' Makefile
 
 clean:
 	rm -rf $(VD)

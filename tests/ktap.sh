@@ -66,3 +66,7 @@ ktap_finished() {
 	[ "$KTAP_PASS" -gt 0 ] || [ "$KTAP_SKIP" -eq 0 ] || exit 4
 	exit 0
 }
+
+# ktap_figure NAME VALUE: a measured figure for the host's tables
+# (qemu/figures.sh collects the "# figure: " lines of a run).
+ktap_figure() { echo "# figure: $1: $2"; }

@@ -32,3 +32,17 @@ random_file() { head -c "$2" /dev/urandom >"$1"; }
 
 # ff_file PATH BYTES: what erased flash reads as.
 ff_file() { tr '\000' '\377' </dev/zero | head -c "$2" >"$1"; }
+
+# physmap's platform device and driver in sysfs, for bind/unbind.
+PHYSMAP_DEV=physmap-flash.0
+PHYSMAP_DRV=/sys/bus/platform/drivers/physmap-flash
+
+# physmap_bound: is the driver bound to the device?
+physmap_bound() { [ -e /sys/bus/platform/devices/$PHYSMAP_DEV/driver ]; }
+
+# kmemleak_scan: scan now and print what kmemleak reports (nothing if
+# clean).  Objects younger than 5 s are not reported: scan after a pause.
+kmemleak_scan() {
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+}

@@ -19,7 +19,7 @@ count() {
 
 checks() {
 	ktap_print_header
-	ktap_set_plan 9
+	ktap_set_plan 10
 	ktap_expect_eq mtd_no_inter_module "files naming inter_module or im_name in drivers/mtd, include/linux/mtd" \
 		"$(git -C "$src" grep -l -e inter_module -e im_name -- drivers/mtd include/linux/mtd | wc -l)" 0
 	ktap_expect_eq mtd_no_symbol_lookup_by_string "__symbol_get/kasprintf lookups in drivers/mtd/chips" \
@@ -38,6 +38,9 @@ checks() {
 		"$(count 'symbol_get\(' drivers/gpu/drm/i915)" 0
 	ktap_expect_eq ips_table_nongpl_refused_by_modpost "modpost errors on the non-GPL symbol_get() user" \
 		"$(grep -c "GPL-incompatible module ips_table_nongpl.ko uses GPL-only symbol '__symbol_get'" \
+			"$testbuild/modules/nongpl-modpost.log" 2>/dev/null)" 1
+	ktap_expect_eq cmdset_nongpl_refused_by_modpost "modpost errors on the non-GPL symbol_get() of a command set" \
+		"$(grep -c "GPL-incompatible module cmdset_nongpl.ko uses GPL-only symbol '__symbol_get'" \
 			"$testbuild/modules/nongpl-modpost.log" 2>/dev/null)" 1
 	ktap_finished
 }

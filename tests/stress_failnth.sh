@@ -1,0 +1,99 @@
+#!/bin/sh
+# Fault injection on the probe paths, one allocation at a time: for N =
+# 1, 2, ... the Nth failslab/fail_page_alloc point of the probing task
+# fails (tests/failnth.c, through /proc/thread-self/fail-nth), until a
+# probe passes fewer than N points.  Each probe must fail cleanly (no
+# device, no reference left) or succeed (the state a probe without faults
+# leaves); stress_reports, run last, checks that nothing leaked.
+#
+#   physmap bind, command set loaded     the map probe proper
+#   physmap bind, command set unloaded   + symbol_request() and the module
+#                                        load it triggers (its modprobe
+#                                        runs in another task: not failed)
+#   cfi_sim load, qinfo_probe, 2 maps    finit_module() + do_map_probe()
+#                                        of the LPDDR path
+#
+# physmap's partition parsers (cmdlinepart, RedBoot, afs) are not built:
+# with request_module() left on, each bind would run modprobe three times
+# for nothing.  kernel.modprobe is emptied, the probe modules loaded
+# beforehand; the sweep of symbol_request() gets tests/modprobe_symbols,
+# which runs modprobe for "symbol:" requests only.
+. /tests/ktap.sh
+. /tests/mtd_lib.sh
+
+SIM=/tests/modules/cfi_sim.ko
+FI=/sys/kernel/debug
+MODPROBE=$(cat /proc/sys/kernel/modprobe)
+
+ktap_print_header
+ktap_set_plan 4
+
+# Any allocation may fail, sleeping or not, of any order, but only
+# through fail-nth (probability 0) and quietly: no stack dump per fault.
+for a in failslab fail_page_alloc; do
+	echo 0 >$FI/$a/probability
+	echo 0 >$FI/$a/verbose
+	echo N >$FI/$a/ignore-gfp-wait
+done
+echo N >$FI/fail_page_alloc/ignore-gfp-highmem
+echo 0 >$FI/fail_page_alloc/min-order
+
+# Reports in the kernel log since the start of a sweep (the console is
+# kept quiet during the sweeps: every failed vmalloc() prints a stack
+# dump by design, which the host's console check would count).
+REPORTS='BUG:|WARNING:|KASAN|Oops|general protection|ODEBUG|list_(add|del) corruption|circular locking|inconsistent lock state|refcount_t:'
+
+TOTAL=0
+REPORTED=0
+# sweep ID NAME FAILNTH-ARGS...
+sweep() {
+	id=$1 name=$2
+	shift 2
+	dmesg -c >/dev/null
+	dmesg -n 1
+	/tests/failnth "$@" >/tmp/sweep.out 2>&1
+	rc=$?
+	dmesg -n 7
+	dmesg >/tmp/sweep.dmesg
+	reports=$(grep -c -E "$REPORTS" /tmp/sweep.dmesg)
+	grep -E -A20 "$REPORTS" /tmp/sweep.dmesg | head -40 | sed 's/^/# kernel: /'
+	grep '^#' /tmp/sweep.out | head -12
+	last=$(tail -n1 /tmp/sweep.out)
+	ktap_print_msg "$name: $last"
+	val() { echo "$last" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
+	points=$(val points)
+	ktap_figure "allocations failed on purpose, $name" \
+		"${points:-0} ($(val failed) probes failed cleanly, $(val passed) passed anyway, $(val other-driver) of them through another driver)"
+	TOTAL=$((TOTAL + ${points:-0}))
+	REPORTED=$((REPORTED + reports))
+	ktap_expect_eq "stress_failnth_$id" "$name: failnth exit code (0: every probe clean), kernel reports" \
+		"$rc $reports" "0 0"
+}
+
+# physmap tries cfi_probe, jedec_probe, qinfo_probe and map_rom in turn:
+# a probe that fails on a fault may pass through the next one.
+PHYS="-m cfi_cmdset_0001 -m cfi_probe -m jedec_probe -m qinfo_probe -m map_rom -m physmap"
+B=/sys/bus/platform/devices/$PHYSMAP_DEV/driver
+modprobe -a cfi_probe jedec_probe qinfo_probe map_rom cfi_cmdset_0001 physmap
+echo $PHYSMAP_DEV >$PHYSMAP_DRV/unbind
+echo >/proc/sys/kernel/modprobe
+sweep physmap_bind "physmap bind, command set loaded" $PHYS -e $B -r /dev/mtd0 \
+	-u "write:$PHYSMAP_DRV/unbind:$PHYSMAP_DEV" "write:$PHYSMAP_DRV/bind:$PHYSMAP_DEV"
+echo /tests/modprobe_symbols >/proc/sys/kernel/modprobe
+sweep physmap_bind_request "physmap bind, command set unloaded" $PHYS -e $B -r /dev/mtd0 \
+	-p rmmod-idle:cfi_cmdset_0001 -u "write:$PHYSMAP_DRV/unbind:$PHYSMAP_DEV" \
+	"write:$PHYSMAP_DRV/bind:$PHYSMAP_DEV"
+rmmod physmap map_rom qinfo_probe jedec_probe
+[ -d /sys/module/cfi_cmdset_0001 ] && rmmod cfi_cmdset_0001
+
+modprobe -a mtd chipreg qinfo_probe
+echo >/proc/sys/kernel/modprobe
+sweep cfi_sim_qinfo "cfi_sim load, qinfo_probe" -m qinfo_probe -m cfi_sim \
+	-r /dev/mtd0 -u rmmod:cfi_sim "load:$SIM:probe=qinfo_probe maps=2"
+echo "$MODPROBE" >/proc/sys/kernel/modprobe
+rmmod qinfo_probe lpddr_cmds
+
+ktap_figure "allocations failed on purpose, all probe paths" "$TOTAL ($REPORTED kernel reports)"
+ktap_expect_eq stress_failnth_swept "fault points swept in all (more than 0)" \
+	"$([ $TOTAL -gt 0 ] && echo yes)" yes
+ktap_finished
