@@ -89,7 +89,7 @@ read -r d </tmp/race.d
 ktap_print_msg "A: $a of $ROUNDS binds probed; B: $b of $ROUNDS cfi_sim loads probed 4 maps"
 ktap_print_msg "C: rmmod of a command set: $gone unloaded it, $busy refused (in use or not loaded), $other other"
 ktap_print_msg "D: $d of $ROUNDS reads of /dev/mtd0"
-ktap_figure "race rounds (4 loops in parallel)" "$ROUNDS each: $a physmap binds, $b cfi_sim loads x 4 maps, $gone command set unloads, $busy refused, $d reads"
+ktap_figure "race rounds (loops in parallel)" "$ROUNDS each: $a physmap binds, $b cfi_sim loads x 4 maps, $gone command set unloads, $busy refused, $d reads"
 ktap_expect_eq stress_race_rmmod_outcomes "rmmod outcomes other than unloaded or refused" "$other" 0
 
 echo "$MODPROBE" >/proc/sys/kernel/modprobe
