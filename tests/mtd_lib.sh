@@ -46,3 +46,18 @@ kmemleak_scan() {
 	echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 }
+
+# Faults injected on purpose make the kernel dump the stack by design (a
+# failed vmalloc(), UBI giving up on a block), which the host's console
+# check would count as reports.  faults_quiet: empty the kernel log and
+# keep the console quiet while faults are armed; faults_reports: the
+# console back, the report headers of the log since faults_quiet counted
+# in REPORTS_FOUND and shown as KTAP diagnostics.
+KERNEL_REPORTS='BUG:|WARNING:|KASAN|Oops|general protection|ODEBUG|list_(add|del) corruption|circular locking|inconsistent lock state|refcount_t:'
+faults_quiet() { dmesg -c >/dev/null; dmesg -n 1; }
+faults_reports() {
+	dmesg -n 7
+	dmesg >/tmp/faults.dmesg
+	REPORTS_FOUND=$(grep -c -E "$KERNEL_REPORTS" /tmp/faults.dmesg)
+	grep -E -A20 "$KERNEL_REPORTS" /tmp/faults.dmesg | head -40 | sed 's/^/# kernel: /'
+}

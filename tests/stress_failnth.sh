@@ -38,25 +38,19 @@ done
 echo N >$FI/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$FI/fail_page_alloc/min-order
 
-# Reports in the kernel log since the start of a sweep (the console is
-# kept quiet during the sweeps: every failed vmalloc() prints a stack
-# dump by design, which the host's console check would count).
-REPORTS='BUG:|WARNING:|KASAN|Oops|general protection|ODEBUG|list_(add|del) corruption|circular locking|inconsistent lock state|refcount_t:'
-
+# The console is quiet during each sweep (every failed vmalloc() dumps
+# the stack); the kernel log is checked for reports after it.
 TOTAL=0
 REPORTED=0
 # sweep ID NAME FAILNTH-ARGS...
 sweep() {
 	id=$1 name=$2
 	shift 2
-	dmesg -c >/dev/null
-	dmesg -n 1
+	faults_quiet
 	/tests/failnth "$@" >/tmp/sweep.out 2>&1
 	rc=$?
-	dmesg -n 7
-	dmesg >/tmp/sweep.dmesg
-	reports=$(grep -c -E "$REPORTS" /tmp/sweep.dmesg)
-	grep -E -A20 "$REPORTS" /tmp/sweep.dmesg | head -40 | sed 's/^/# kernel: /'
+	faults_reports
+	reports=$REPORTS_FOUND
 	grep '^#' /tmp/sweep.out | head -12
 	last=$(tail -n1 /tmp/sweep.out)
 	ktap_print_msg "$name: $last"
