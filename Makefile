@@ -6,7 +6,8 @@
 #   make             packages, tree, apply, config, kernel, initramfs, boot,
 #                    results: the smoke tests on the patched tree
 #   make check       everything: all tests on the patched tree and the
-#                    baseline, static, bisect, mail; one closing summary
+#                    baseline, static, bisect, stress, mail; one closing
+#                    summary
 #   make baseline    the same tests on the unpatched tree (empty series),
 #                    in its own build folder
 #   make static | bisect | mail    the gates one by one (see README.md)
@@ -28,7 +29,7 @@ V        ?= 0#            1: show the commands of every stage
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
 CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim
 # make stress, on the debug kernel (qemu/debug.config); stress_reports
-# last: kmemleak, taint.  Not yet part of make check (see README).
+# last: kmemleak, taint.
 STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
 	stress_mtdtests mtd_cfi_sim stress_badinput stress_reports
 CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
@@ -61,8 +62,8 @@ Q := $(if $(filter 1,$(V)),,@)
 all: smoke
 
 # Everything: all tests on the patched tree and on the baseline, the
-# series built patch by patch in every bisect configuration, and the mails
-# as they would be sent.  Every stage runs even if one before it failed;
+# series built patch by patch in every bisect configuration, the stress
+# run on the debug kernel, and the mails as they would be sent.  Every stage runs even if one before it failed;
 # qemu/summary.sh closes with one "N passed, N failed" over all of them.
 check:
 	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run \
@@ -71,6 +72,7 @@ check:
 	-$(Q)$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory static
 	-$(Q)$(MAKE) --no-print-directory bisect
+	-$(Q)$(MAKE) --no-print-directory stress
 	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
 		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
 	else echo skip >$(K)/mail.status; fi
@@ -102,10 +104,13 @@ stress:
 
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
-	@# The host checks' KTAP is judged by results.sh, with the guest's.
+	@# The host checks' KTAP is judged by results.sh, with the guest's
+	@# (not again for the debug variant: same tree, same patches).
+ifneq ($(VARIANT),debug)
 	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap || true
 ifneq ($(PATCHES),)
 	$(Q)qemu/checkpatch.sh $(SRC) $(SERIES) $(VD)/checkpatch >$(RUNDIR)/checkpatch.ktap || true
+endif
 endif
 	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)

@@ -8,7 +8,9 @@ k=$1
 pass=0 fail=0 skip=0
 add() { pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + ${3:-0})); }
 
-for v in patched baseline; do
+for v in patched baseline debug; do
+	what="tests on the $v tree"
+	[ $v = debug ] && what="make stress on the debug kernel"
 	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
 	case $line in
 	*" passed, "*" failed"*)
@@ -16,10 +18,10 @@ for v in patched baseline; do
 		s=0
 		case $line in *skipped) s=${line##*failed, } s=${s%% skipped} ;; esac
 		add "$p" "$f" "$s"
-		echo "check: tests on the $v tree: $line ($k/$v/last-run/)" ;;
+		echo "check: $what: $line ($k/$v/last-run/)" ;;
 	*)
 		add 0 1
-		echo "check: tests on the $v tree: no result" ;;
+		echo "check: $what: no result" ;;
 	esac
 done
 

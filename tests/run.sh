@@ -3,6 +3,7 @@
 # KTAP document, each test script a subtest whose own KTAP is indented
 # by four spaces, its exit code the subtest's result (0 ok, 4 skip).
 # A script that runs past LAB_TEST_TIMEOUT seconds is killed and fails.
+# "# time: TEST: N s" after each result: its wall time in the guest.
 #
 # usage: run.sh TEST...   (TEST names /tests/TEST.sh)
 . /tests/ktap.sh
@@ -12,6 +13,7 @@ n=0
 for t; do
 	n=$((n + 1))
 	rc=0
+	t0=$(date +%s)
 	if [ ! -x "/tests/$t.sh" ]; then
 		echo "# no such test: $t"
 		rc=1
@@ -26,4 +28,5 @@ for t; do
 	124|143) echo "# $t: timed out after ${LAB_TEST_TIMEOUT:-300} s"; echo "not ok $n $t" ;;
 	*) echo "# $t: exit code $rc"; echo "not ok $n $t" ;;
 	esac
+	echo "# time: $t: $(($(date +%s) - t0)) s"
 done
