@@ -55,7 +55,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: FORCE all check baseline stress smoke bisect static mail packages tree apply config kernel \
+.PHONY: FORCE all check baseline stress bench smoke bisect static mail packages tree apply config kernel \
 	initramfs help clean distclean
 .DELETE_ON_ERROR:
 
@@ -101,6 +101,12 @@ stress:
 		BASE_FRAGMENTS="qemu/base.config qemu/mtd.config" EXTRA_FRAGMENTS=qemu/debug.config \
 		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
 		rc=$$?; qemu/figures.sh $(K)/debug/last-run; exit $$rc
+
+# The lab's own speed and the series' cost, patched vs baseline: a
+# Markdown table (qemu/bench.sh; BENCH_LAB=0 skips the cold lab cycle,
+# BENCH_ROUNDS, BENCH_PROBES, BENCH_BOOTS).  Not part of check.
+bench:
+	$(Q)BUILD=$(BUILD) qemu/bench.sh
 
 smoke: initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
