@@ -1,8 +1,12 @@
 #!/bin/sh
 # Gate "bisect": apply the series one patch at a time and build after each,
 # in every configuration named, so that each patch builds on its own.
-# Each configuration has its own variant folder (build/KVER/bisect-CFG),
-# built incrementally from one patch to the next (and through ccache).
+# Each configuration is built incrementally from one patch to the next
+# (and through ccache) in a variant folder (build/KVER/bisect-FOLDER):
+# modular and builtin share one, since kbuild rebuilds only what depends
+# on the options that differ (MTD, DRM, intel_ips: a few hundred objects,
+# not the whole kernel); nomodules has its own (CONFIG_MODULES reaches
+# nearly every object).
 # Prints a matrix, names the first patch that breaks each configuration,
 # exits 1 if any build failed.
 #
@@ -20,9 +24,9 @@ total=$(echo $patches | wc -w)
 # build: vmlinux is what a patch can break (bzImage only compresses it).
 bisect_config() {
 	case $1 in
-	modular) extra= targets="vmlinux modules" ;;
-	builtin) extra=qemu/builtin.config targets="vmlinux modules" ;;
-	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux ;;
+	modular) extra= targets="vmlinux modules" folder=modules ;;
+	builtin) extra=qemu/builtin.config targets="vmlinux modules" folder=modules ;;
+	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux folder=nomodules ;;
 	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
 	esac
 }
@@ -51,7 +55,7 @@ for cfg; do
 		echo "$patches" | tr ' ' '\n' | grep -v '^$' | head -n $n >"$prefix.new"
 		mv "$prefix.new" "$prefix"
 		start=$(date +%s)
-		if make -s --no-print-directory kernel VARIANT="bisect-$cfg" \
+		if make -s --no-print-directory kernel VARIANT="bisect-$folder" \
 			SERIES="$prefix" EXTRA_FRAGMENTS="$extra" \
 			KERNEL_TARGETS="$targets" >"$dir/bisect-$cfg.$n.log" 2>&1; then
 			r=ok
