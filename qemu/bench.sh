@@ -12,10 +12,11 @@
 #  3. Size: scripts/bloat-o-meter, baseline -> patched, on the objects the
 #     series changes.
 #  4. Run time: tests/bench_mtd.sh on the patched and on the baseline
-#     kernel (BENCH_ROUNDS rounds each, BENCH_PROBES probes a round):
-#     physmap probe/remove latency, mtd_speedtest on pflash and nandsim.
-#     Ratios patched/baseline are taken round by round (round i of one
-#     kernel against round i of the other), then min/median/max.
+#     kernel, BENCH_ROUNDS rounds, each a boot of either kernel in turn
+#     (BENCH_PROBES probes a round): physmap probe/remove latency,
+#     mtd_speedtest on pflash and nandsim.  Ratios patched/baseline are
+#     taken round by round (round i of one kernel against round i of the
+#     other, booted one after the other), then min/median/max.
 #
 # usage: bench.sh   (from the top of the lab; env: KVER, BUILD, BENCH_LAB=0
 #                    to skip 1, BENCH_ROUNDS, BENCH_PROBES, BENCH_BOOTS)
@@ -63,7 +64,11 @@ if [ "${BENCH_LAB:-1}" = 1 ]; then
 		[ "$r" = ok ] || { echo "$secs s, make $r"; return; }
 		build=$(sed -n 's/^build: .* in \([0-9]*\) s.*/\1/p' "$out/lab-$1.log" | head -n1)
 		hits=$(sed -n 's/^build: .*ccache hits \(.*\)/\1/p' "$out/lab-$1.log" | head -n1)
-		echo "${secs} s (kernel build ${build:-none} s${hits:+, ccache hits $hits})"
+		if [ -n "$build" ]; then
+			echo "${secs} s (kernel build $build s${hits:+, ccache hits $hits})"
+		else
+			echo "${secs} s (no kernel build)"
+		fi
 	}
 	cold=$(labmake cold)
 	noop=$(labmake noop)
@@ -75,7 +80,7 @@ if [ "${BENCH_LAB:-1}" = 1 ]; then
 	unset CCACHE_DIR
 	case "$cold$noop$touched$warm" in *FAILED*) echo "bench: a lab make failed (see the table)"; fail=1 ;; esac
 	{
-		echo "## Lab cycle (targets for 2 cores)"
+		echo "## Lab cycle (targets for 2 cores), $(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo
 		echo "| step | time | target | met |"
 		echo "|---|---|---|---|"
@@ -83,8 +88,10 @@ if [ "${BENCH_LAB:-1}" = 1 ]; then
 		echo "| no-op \`make\` (boot and smoke tests again) | $noop | <= 20 s | $(met "$noop" 20) |"
 		echo "| \`touch $(basename "$p")\`, \`make\` -> results | $touched | <= 90 s | $(met "$touched" 90) |"
 		echo "| \`make\` from an empty build folder, ccache kept (CCACHE_DIR outside it) | $warm | <= 360 s | $(met "$warm" 360) |"
-	} >>"$md"
+	} >"$out/lab.md"
 fi
+# BENCH_LAB=0: the lab cycle of the last run that measured it, if any.
+[ -f "$out/lab.md" ] && cat "$out/lab.md" >>"$md"
 
 # 2. Boot, no test: the patched kernel of the main build folder.
 usermake kernel initramfs BUILD="${BUILD:-build}" >"$out/prepare.log" 2>&1 &&
@@ -162,30 +169,40 @@ src=$k/patched/src
 	done
 } >>"$md"
 
-# 4. Run time, patched and baseline.
-for v in patched baseline; do
-	echo "bench: bench_mtd on the $v kernel, $rounds rounds of $probes probes"
-	rd=$out/run-$v
-	rm -rf "$rd"
-	VARIANT=$v TIMEOUT=1800 CMDLINE="lab.rounds=$rounds lab.probes=$probes" \
-		qemu/boot.sh "$k/$v/obj" "$k/$v/initramfs.cpio" "$rd" bench_mtd >/dev/null
-	tr -d '\r' <"$rd/ktap.log" >"$rd/ktap.txt" 2>/dev/null
-	tr -d '\r' <"$rd/console.log" >"$rd/console.txt" 2>/dev/null
-	if [ "$(cat "$rd/status")" != 0 ] || ! grep -q '^ok 1 bench_mtd$' "$rd/ktap.txt"; then
-		echo "bench: bench_mtd failed on the $v kernel (QEMU status $(cat "$rd/status")):"
-		grep 'not ok\|^ *# .*got' "$rd/ktap.txt" | grep -B1 'not ok' | head -20
-		echo "bench: logs: $rd/"
-		fail=1
-	fi
-	if grep -E -q 'Oops|BUG:|WARNING:|KASAN|Kernel panic|Call Trace:' "$rd/console.txt"; then
-		echo "bench: kernel reports on the $v console: $rd/console.txt"
-		fail=1
-	fi
-	sed -n 's/^ *# bench: \([0-9]*\) \([a-z_]*\) \(.*\)/\1 \2 \3/p' "$rd/ktap.txt" >"$out/$v.txt"
+# 4. Run time, patched and baseline: one boot per kernel and round, the
+# two kernels side by side in time (which goes first alternates), so that
+# the machine's drift hits both alike; each round's figures get its number.
+echo "bench: bench_mtd, $rounds rounds of $probes probes, each kernel booted once a round"
+: >"$out/patched.txt"
+: >"$out/baseline.txt"
+i=0
+while [ $i -lt "$rounds" ]; do
+	i=$((i + 1))
+	order="patched baseline"
+	[ $((i % 2)) = 0 ] && order="baseline patched"
+	for v in $order; do
+		rd=$out/run-$v/$i
+		rm -rf "$rd"
+		VARIANT=$v TIMEOUT=600 CMDLINE="lab.rounds=1 lab.probes=$probes" \
+			qemu/boot.sh "$k/$v/obj" "$k/$v/initramfs.cpio" "$rd" bench_mtd >/dev/null
+		tr -d '\r' <"$rd/ktap.log" >"$rd/ktap.txt" 2>/dev/null
+		tr -d '\r' <"$rd/console.log" >"$rd/console.txt" 2>/dev/null
+		if [ "$(cat "$rd/status")" != 0 ] || ! grep -q '^ok 1 bench_mtd$' "$rd/ktap.txt"; then
+			echo "bench: bench_mtd failed on the $v kernel, round $i (QEMU status $(cat "$rd/status")):"
+			grep -B1 'not ok' "$rd/ktap.txt" | head -20
+			echo "bench: logs: $rd/"
+			fail=1
+		fi
+		if grep -E -q 'Oops|BUG:|WARNING:|KASAN|Kernel panic|Call Trace:' "$rd/console.txt"; then
+			echo "bench: kernel reports on the $v console: $rd/console.txt"
+			fail=1
+		fi
+		sed -n "s/^ *# bench: 1 \([a-z_]*\) \(.*\)/$i \1 \2/p" "$rd/ktap.txt" >>"$out/$v.txt"
+	done
 done
 {
 	echo
-	echo "## Run time, patched vs baseline ($rounds rounds each; ratio = patched/baseline, round by round)"
+	echo "## Run time, patched vs baseline ($rounds rounds, one boot of each kernel a round; ratio = patched/baseline, round by round)"
 	echo
 	echo "| figure | baseline (median) | patched (median) | ratio min | ratio median | ratio max |"
 	echo "|---|---|---|---|---|---|"
