@@ -193,7 +193,7 @@ while [ $i -lt "$rounds" ]; do
 			echo "bench: logs: $rd/"
 			fail=1
 		fi
-		if grep -E -q 'Oops|BUG:|WARNING:|KASAN|Kernel panic|Call Trace:' "$rd/console.txt"; then
+		if grep -E -q -f qemu/console-reports.ere "$rd/console.txt"; then
 			echo "bench: kernel reports on the $v console: $rd/console.txt"
 			fail=1
 		fi

@@ -15,6 +15,7 @@
 # usage: results.sh SRC RUNDIR
 set -u
 src=$(cd "$1" && pwd) rundir=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 xfail=${XFAIL:+$(cd "$(dirname "$XFAIL")" && pwd)/$(basename "$XFAIL")}
 cd "$rundir" || exit 1
 tr -d '\r' <ktap.log >results.ktap 2>/dev/null || : >results.ktap
@@ -69,9 +70,9 @@ else
 	echo "FAIL host.guest_finished (QEMU status $status; 124 is the timeout)" >>results.txt
 fi
 
-# Kernel reports anywhere in the console fail the run, whatever the tests said.
-pat='Oops|BUG:|WARNING:|KASAN|Kernel panic|general protection fault|Call Trace:|kmemleak:.*unreferenced|UBSAN:|INFO: task .* blocked|possible recursive locking|circular locking'
-if grep -E -n "$pat" console.txt >reports.txt; then
+# Kernel reports anywhere in the console fail the run, whatever the tests
+# said (the pattern is shared with qemu/bench.sh).
+if grep -E -n -f "$here/console-reports.ere" console.txt >reports.txt; then
 	{
 		echo "FAIL host.console_clean: $(wc -l <reports.txt) report line(s), first:"
 		head -5 reports.txt | sed 's/^/       /'
