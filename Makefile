@@ -68,7 +68,7 @@ all: smoke
 # "N passed, N failed" over all of them.  The stress run's guest (TCG,
 # mostly one CPU busy) runs in the background while the baseline, static
 # and bisect stages build on the other: its output comes after theirs.
-check:
+check: packages
 	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run \
 		$(K)/baseline/last-run $(K)/debug/last-run
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
@@ -85,17 +85,17 @@ check:
 	$(Q)qemu/summary.sh $(K)
 
 # sparse (C=2) and W=1 on the files the series touches: no new warning.
-static:
+static: packages
 	$(Q)$(MAKE) --no-print-directory kernel
 	$(Q)$(MAKE) --no-print-directory kernel VARIANT=baseline
 	$(Q)qemu/static.sh $(K) $(SERIES)
 
 # The series as mails, one thread per subsystem with a cover letter,
 # signed with the sender's git identity, checked by git am.
-mail: $(VD)/stamp.series
+mail: packages $(VD)/stamp.series
 	$(Q)qemu/mail.sh $(SRC) $(SERIES) $(VD)/mail
 
-baseline:
+baseline: packages
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
 
 # Stress, fault injection and bad input on the debug kernel (KASAN,
@@ -104,7 +104,7 @@ baseline:
 # i915 under KASAN costs minutes of build); the table of figures at the end.
 STRESS_VARS := VARIANT=debug BASE_FRAGMENTS="qemu/base.config qemu/mtd.config" \
 	EXTRA_FRAGMENTS=qemu/debug.config
-stress:
+stress: packages
 	-$(Q)$(MAKE) --no-print-directory smoke $(STRESS_VARS) \
 		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
 		rc=$$?; qemu/figures.sh $(K)/debug/last-run; exit $$rc
@@ -112,10 +112,10 @@ stress:
 # The lab's own speed and the series' cost, patched vs baseline: a
 # Markdown table (qemu/bench.sh; BENCH_LAB=0 skips the cold lab cycle,
 # BENCH_ROUNDS, BENCH_PROBES, BENCH_BOOTS).  Not part of check.
-bench:
+bench: packages
 	$(Q)BUILD=$(BUILD) qemu/bench.sh
 
-smoke: initramfs
+smoke: packages initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
 	@# The host checks' KTAP is judged by results.sh, with the guest's
 	@# (not again for the debug variant: same tree, same patches).
@@ -129,11 +129,20 @@ endif
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
 
 # Each patch of the series builds on its own, in BISECT_CONFIGS.
-bisect: tree
+bisect: packages tree
 	$(Q)BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
 
+# Every file a Debian package provides (the source tarball, SeaBIOS,
+# busybox, kmod, mtd-utils, libdrm, the compiler) is read after this
+# stage: it is the first prerequisite of every target that reads one, and
+# the tarball's own rule, so that make never gives up on a missing
+# /usr/src/linux-source-$(KVER).tar.xz before it could install it.  With
+# everything installed it is one dpkg query.
 packages:
 	$(Q)qemu/packages.sh $(KVER)
+
+$(TARBALL): | packages
+	$(Q)test -r $@ || { echo "tree: $@ is still missing after the packages stage" >&2; exit 1; }
 
 tree: $(PRISTINE)/.lab-stamp
 $(PRISTINE)/.lab-stamp: $(TARBALL) qemu/tree.sh | packages

@@ -9,10 +9,13 @@ shift
 need="linux-source-$kver qemu-system-x86 seabios busybox-static kmod
 	mtd-utils libdrm-dev libdrm-tests gcc make bc flex bison libelf-dev
 	libssl-dev cpio ccache xz-utils python3 patch git sparse diffstat perl $*"
+# One dpkg query for all of them: the stage runs before every target.
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
+	awk '/ install ok installed$/ { print $1 }')
 missing=
 for p in $need; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing="$missing $p"
+	echo "$installed" | grep -qx "$p" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y --no-install-recommends$missing"
