@@ -69,8 +69,9 @@ all: smoke
 # mostly one CPU busy) runs in the background while the baseline, static
 # and bisect stages build on the other: its output comes after theirs.
 check: packages
-	$(Q)rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/patched/last-run \
-		$(K)/baseline/last-run $(K)/debug/last-run
+	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/guard.txt \
+		$(K)/patched/last-run $(K)/baseline/last-run $(K)/debug/last-run
+	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory $(STRESS_VARS) initramfs
 	-$(Q)$(MAKE) --no-print-directory stress >$(K)/stress.out 2>&1 & pid=$$!; \
@@ -137,7 +138,8 @@ bisect: packages tree
 # stage: it is the first prerequisite of every target that reads one, and
 # the tarball's own rule, so that make never gives up on a missing
 # /usr/src/linux-source-$(KVER).tar.xz before it could install it.  With
-# everything installed it is one dpkg query.
+# everything installed it is one dpkg query.  qemu/guard.sh (in make
+# check) proves the order with `make -n` for a KVER that is not installed.
 packages:
 	$(Q)qemu/packages.sh $(KVER)
 

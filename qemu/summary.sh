@@ -25,6 +25,23 @@ for v in patched baseline debug; do
 	esac
 done
 
+# A gate's report of "ok ...", "FAIL ..." and "skip ..." lines: its count,
+# and the failures named.
+# usage: gate FILE WHAT
+gate() {
+	if [ -s "$1" ]; then
+		p=$(grep -c '^ok ' "$1") f=$(grep -c '^FAIL ' "$1") s=$(grep -c '^skip ' "$1")
+		add "$p" "$f" "$s"
+		echo "check: $2: $p passed, $f failed$([ "$s" -eq 0 ] || echo ", $s skipped") ($1)"
+		grep '^FAIL ' "$1" | sed 's/^/check:   /'
+	else
+		add 0 1
+		echo "check: $2: no result"
+	fi
+}
+
+gate "$k/guard.txt" "packages before package files, make -n of each target"
+
 if [ -s "$k/bisect.txt" ]; then
 	p=$(grep -c '^[a-z]* *[0-9]*/[0-9]* ok ' "$k/bisect.txt")
 	f=$(grep -c '^[a-z]* *[0-9]*/[0-9]* FAIL ' "$k/bisect.txt")
@@ -36,16 +53,7 @@ else
 	echo "check: bisect builds: no result"
 fi
 
-if [ -s "$k/static.txt" ]; then
-	p=$(grep -c '^ok ' "$k/static.txt")
-	f=$(grep -c '^FAIL ' "$k/static.txt")
-	s=$(grep -c '^skip ' "$k/static.txt")
-	add "$p" "$f" "$s"
-	echo "check: sparse and W=1, files the series touches: $p passed, $f failed, $s skipped ($k/static.txt)"
-else
-	add 0 1
-	echo "check: sparse and W=1: no result"
-fi
+gate "$k/static.txt" "sparse and W=1, files the series touches"
 
 case $(cat "$k/mail.status" 2>/dev/null) in
 0) add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
