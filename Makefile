@@ -67,7 +67,8 @@ all: smoke
 # stage runs even if one before it failed; qemu/summary.sh closes with one
 # "N passed, N failed" over all of them.  The stress run's guest (TCG,
 # mostly one CPU busy) runs in the background while the baseline, static
-# and bisect stages build on the other: its output comes after theirs.
+# and bisect stages build on the other: its output (with the guest's
+# current test every 30 s) comes after theirs, then live until it ends.
 check: packages
 	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/guard.txt \
 		$(K)/patched/last-run $(K)/baseline/last-run $(K)/debug/last-run
@@ -79,7 +80,8 @@ check: packages
 		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory static; \
 		$(MAKE) --no-print-directory bisect; \
-		echo "check: waiting for make stress"; wait $$pid; cat $(K)/stress.out
+		echo "check: waiting for make stress; its output so far, then as it comes:"; \
+		tail -n +1 -f --pid=$$pid $(K)/stress.out; wait $$pid
 	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
 		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
 	else echo skip >$(K)/mail.status; fi

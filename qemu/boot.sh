@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/x86_64.conf"
 obj=$1 initramfs=$2 rundir=$3
 shift 3
-tests=$(echo "$*" | tr ' ' ,)
+tests_list=$* tests=$(echo "$*" | tr ' ' ,)
 mkdir -p "$rundir"
 
 accel=${ACCEL:-tcg}
@@ -43,8 +43,23 @@ set -- "$qemu_bin" -machine "$machine,accel=$accel" $cpu -smp "$cpus" \
 	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log"
 echo "$*" >"$rundir/qemu.cmd"
 echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
+# Progress: the test running now, from the results port (run.sh closes
+# each test with "ok N" / "not ok N" at the top level).
+. "$here/progress.sh"
+status() {
+	n=$(grep -cE '^(not )?ok [0-9]+ ' "$rundir/ktap.log" 2>/dev/null) || true
+	n=${n:-0}
+	if [ "$n" -lt $# ]; then
+		shift "$n"
+		echo "boot: test $((n + 1)) of $(($# + n)): $1"
+	else
+		echo "boot: $n tests done, powering off"
+	fi
+}
+progress_start status $tests_list
 rc=0
 timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null >"$rundir/qemu.out" 2>&1 || rc=$?
+progress_stop
 echo "$rc" >"$rundir/status"
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "boot: TIMEOUT: the guest did not finish in ${TIMEOUT:-600} s; console log: $rundir/console.log" >&2

@@ -25,13 +25,40 @@ if command -v ccache >/dev/null; then
 	export CCACHE_DIR="${CCACHE_DIR:-$CCACHE_BASEDIR/../ccache}"
 	ccache -z >/dev/null
 fi
+# Progress: objects compiled (kbuild's "  CC" and "  AS" lines).  A
+# whole build (no vmlinux in OBJ yet) counts them against the number the
+# last whole build of this folder compiled, or about as many as a sibling
+# variant's ("~N": the baseline's first build against the patched one's);
+# the first one in a build folder has no total to show, nor has an
+# incremental build.
+. "$(dirname "$0")/progress.sh"
+objects() { grep -cE '^  (CC|AS) ' "$1" 2>/dev/null || true; }
+whole=0 total=
+if [ ! -f "$obj/vmlinux" ]; then
+	whole=1
+	total=$(cat "$obj/objects" 2>/dev/null) ||
+		total=$(cat "$obj"/../../*/obj/objects 2>/dev/null | head -n1 | sed 's/^./~&/')
+fi
+status() {
+	n=$(objects "$log")
+	if [ -n "$total" ] && [ "${total#\~}" -ge "$n" ]; then
+		echo "build: $n of $total objects compiled"
+	else
+		echo "build: $n objects compiled"
+	fi
+}
 start=$(date +%s)
+progress_start status
+rc=0
 make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"${JOBS:-$(nproc)}" \
-	${V:+V=$V} "$@" >"$log" 2>&1 || {
+	${V:+V=$V} "$@" >"$log" 2>&1 || rc=$?
+progress_stop
+if [ $rc -ne 0 ]; then
 	grep -E -B2 -A8 'error:|Error [0-9]' "$log" | tail -40 >&2
 	echo "build: failed, full log: $log" >&2
 	exit 1
-}
+fi
+[ $whole = 0 ] || objects "$log" >"$obj/objects"
 [ -n "${LOG:-}" ] || grep -E 'warning:' "$log" | head -20 || true
 hits=
 if [ "$cc" != gcc ]; then
