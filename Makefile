@@ -11,6 +11,7 @@
 #   make baseline    the same tests on the unpatched tree (empty series),
 #                    in its own build folder
 #   make static | bisect | mail    the gates one by one (see README.md)
+#   make fresh       make, from nothing, in a new Debian 12 root
 #   make help        the variables below
 
 # Variables, with their defaults.
@@ -23,6 +24,7 @@ ACCEL    ?= tcg#          tcg | kvm (falls back to tcg without /dev/kvm)
 TIMEOUT  ?= 900#          seconds before a hung guest is killed
 STRESS_TIMEOUT ?= 2700#   make stress: seconds before the guest is killed
 STRESS_TEST_TIMEOUT ?= 900#  make stress: seconds for each guest test
+FRESH    ?= make#         make fresh: the command run in the new root
 JOBS     ?= $(shell nproc)
 V        ?= 0#            1: show the commands of every stage
 
@@ -56,7 +58,7 @@ export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
 .PHONY: FORCE all check baseline stress bench smoke bisect static mail packages tree apply config kernel \
-	initramfs help clean distclean
+	initramfs help clean distclean fresh
 .DELETE_ON_ERROR:
 
 all: smoke
@@ -130,6 +132,15 @@ endif
 endif
 	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
+
+# The proof that the two commands install what they need: a new Debian 12
+# root from Debian's archive (debootstrap), this repository's HEAD cloned
+# into it, $(FRESH) run there from nothing (qemu/fresh.sh): `make`, or
+# FRESH="make check", FRESH=.ci/run.  Not part of check: a cold build in
+# a root of its own.
+fresh:
+	$(Q)qemu/packages.sh $(KVER) debootstrap
+	$(Q)qemu/fresh.sh $(BUILD)/fresh "$(FRESH)"
 
 # Each patch of the series builds on its own, in BISECT_CONFIGS.
 bisect: packages tree
