@@ -6,7 +6,7 @@
 # lab script it would run must be `qemu/packages.sh KVER`: on a new
 # machine, that is the stage that installs linux-source-KVER, SeaBIOS,
 # busybox, kmod, mtd-utils, libdrm and the compiler.  No network, no root,
-# about a second a target.
+# about a second for all the targets.
 # One line per target in the report, "ok TARGET" or "FAIL TARGET: why";
 # exit 1 on any failure.
 #
