@@ -5,24 +5,17 @@
 #
 # usage: summary.sh KDIR   (build/KVER)
 k=$1
-pass=0 fail=0 skip=0
-add() { pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + ${3:-0})); }
+. "$(dirname "$0")/count.sh"
 
 for v in patched baseline debug; do
 	what="tests on the $v tree"
 	[ $v = debug ] && what="make stress on the debug kernel"
 	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
-	case $line in
-	*" passed, "*" failed"*)
-		p=${line%% passed*} f=${line#*passed, } f=${f%% failed*}
-		s=0
-		case $line in *skipped) s=${line##*failed, } s=${s%% skipped} ;; esac
-		add "$p" "$f" "$s"
-		echo "check: $what: $line ($k/$v/last-run/)" ;;
-	*)
-		add 0 1
-		echo "check: $what: no result" ;;
-	esac
+	if count_line "$line"; then
+		echo "check: $what: $line ($k/$v/last-run/)"
+	else
+		echo "check: $what: no result"
+	fi
 done
 
 # A gate's report of "ok ...", "FAIL ..." and "skip ..." lines: its count,
@@ -31,11 +24,11 @@ done
 gate() {
 	if [ -s "$1" ]; then
 		p=$(grep -c '^ok ' "$1") f=$(grep -c '^FAIL ' "$1") s=$(grep -c '^skip ' "$1")
-		add "$p" "$f" "$s"
+		count_add "$p" "$f" "$s"
 		echo "check: $2: $p passed, $f failed$([ "$s" -eq 0 ] || echo ", $s skipped") ($1)"
 		grep '^FAIL ' "$1" | sed 's/^/check:   /'
 	else
-		add 0 1
+		count_add 0 1
 		echo "check: $2: no result"
 	fi
 }
@@ -45,25 +38,20 @@ gate "$k/guard.txt" "packages before package files, make -n of each target"
 if [ -s "$k/bisect.txt" ]; then
 	p=$(grep -c '^[a-z]* *[0-9]*/[0-9]* ok ' "$k/bisect.txt")
 	f=$(grep -c '^[a-z]* *[0-9]*/[0-9]* FAIL ' "$k/bisect.txt")
-	add "$p" "$f"
+	count_add "$p" "$f"
 	echo "check: bisect builds: $p passed, $f failed ($k/bisect.txt)"
 	grep '^bisect:' "$k/bisect.txt" | sed 's/^/check:   /'
 else
-	add 0 1
+	count_add 0 1
 	echo "check: bisect builds: no result"
 fi
 
 gate "$k/static.txt" "sparse and W=1, files the series touches"
 
 case $(cat "$k/mail.status" 2>/dev/null) in
-0) add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
-skip) add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
-*) add 0 1; echo "check: make mail: failed (see above)" ;;
+0) count_add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
+skip) count_add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
+*) count_add 0 1; echo "check: make mail: failed (see above)" ;;
 esac
 
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
-[ "$fail" -eq 0 ]
+count_print
