@@ -13,7 +13,7 @@
  * sweep is this one process, so that it stays short on a debug kernel.
  *
  * usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]...
- *                [-e PATH]... [-r DEVICE] ACTION
+ *                [-e PATH]... [-r DEVICE] [-c] ACTION
  *   ACTION, PREP, UNDO:  write:PATH:STRING   write(2) STRING to PATH
  *                        load:MODULE.ko:PARAMS   finit_module(2)
  *                        rmmod:NAME          delete_module(2)
@@ -22,6 +22,10 @@
  *   -m  a module whose refcnt is part of the state (not loaded: 0)
  *   -e  a path whose existence is part of the state
  *   -r  a device that must read after a run that passed
+ *   -c  a run that passed may also leave the state before it: the action
+ *       succeeded, what it started failed cleanly (a module whose init
+ *       registers a device: the driver core does not fail the init when
+ *       the device's probe fails); counted as failed, UNDO then runs
  *   -n  give up after MAX runs (default 5000)
  *
  * Prints "# " lines (the states, every run that broke the rule) and a
@@ -207,10 +211,11 @@ int main(int argc, char **argv)
 	unsigned int failed = 0, passed = 0, other = 0, bad = 0;
 	const char *dev = NULL, *action;
 	long left = 0;
-	int opt, ctl, rc = 0;
+	int opt, ctl, rc = 0, may_stay_clean = 0;
 
-	while ((opt = getopt(argc, argv, "n:p:u:m:e:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:p:u:m:e:r:c")) != -1) {
 		switch (opt) {
+		case 'c': may_stay_clean = 1; break;
 		case 'n': max = strtoul(optarg, NULL, 10); break;
 		case 'p': add(prep, &nprep, optarg); break;
 		case 'u': add(undo, &nundo, optarg); break;
@@ -247,7 +252,16 @@ int main(int argc, char **argv)
 		run_all(prep, nprep);
 		rc = run(action, ctl, n, &left);
 		state(now, sizeof(now));
-		if (rc == 0) {
+		if (rc == 0 && may_stay_clean && !left && !strcmp(now, clean)) {
+			/* The action passed, what it started failed cleanly. */
+			failed++;
+			run_all(undo, nundo);
+			state(now, sizeof(now));
+			if (strcmp(now, clean)) {
+				bad++;
+				printf("# N=%u: passed with nothing bound, after undo: %s\n", n, now);
+			}
+		} else if (rc == 0) {
 			passed++;
 			/*
 			 * The devices must be those of a run without faults;
@@ -290,6 +304,6 @@ int main(int argc, char **argv)
 	       passed - (left && rc == 0), other, bad);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]... [-e PATH]... [-r DEVICE] ACTION\n");
+	fprintf(stderr, "usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]... [-e PATH]... [-r DEVICE] [-c] ACTION\n");
 	return 2;
 }

@@ -26,7 +26,7 @@ FI=/sys/kernel/debug
 MODPROBE=$(cat /proc/sys/kernel/modprobe)
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 
 # Any allocation may fail, sleeping or not, of any order, but only
 # through fail-nth (probability 0) and quietly: no stack dump per fault.
@@ -77,6 +77,18 @@ echo /tests/modprobe_symbols >/proc/sys/kernel/modprobe
 sweep physmap_bind_request "physmap bind, command set unloaded" $PHYS -e $B -r /dev/mtd0 \
 	-p rmmod-idle:cfi_cmdset_0001 -u "write:$PHYSMAP_DRV/unbind:$PHYSMAP_DEV" \
 	"write:$PHYSMAP_DRV/bind:$PHYSMAP_DEV"
+# physmap's module init: its driver registered, then the compat device
+# allocated and registered, and probed in the same task.  A fault fails
+# the init (no module, no device, the driver unregistered), or fails only
+# the probe (the init passes with the device not bound, -c: the module
+# is removed), or passes.
+modprobe cfi_cmdset_0001
+echo >/proc/sys/kernel/modprobe
+KO=$(modinfo -n physmap)
+rmmod physmap
+sweep physmap_load "physmap load, compat device" $PHYS -e $B -r /dev/mtd0 \
+	-c -u rmmod:physmap "load:$KO:"
+modprobe physmap
 rmmod physmap map_rom qinfo_probe jedec_probe
 [ -d /sys/module/cfi_cmdset_0001 ] && rmmod cfi_cmdset_0001
 
