@@ -30,34 +30,62 @@ V        ?= 0#            1: show the commands of every stage
 
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
 CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim
-# make stress, on the debug kernel (qemu/debug.config); stress_reports
-# last: kmemleak, taint.
+# make stress, on the debug kernel (qemu/debug.config): the stress tests,
+# then the smoke tests (under KASAN and lockdep, and for make coverage;
+# after stress_badinput, which needs lockdep still on: drm_ips_table's
+# non-GPL module turns it off), stress_reports last: kmemleak, taint.
 STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
-	stress_mtdtests mtd_cfi_sim stress_badinput stress_reports
+	stress_mtdtests mtd_cfi_sim stress_badinput $(SMOKE_TESTS) stress_reports
 CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
 BASE_FRAGMENTS := qemu/base.config qemu/mtd.config qemu/drm.config
-FRAGMENTS   := $(BASE_FRAGMENTS) $(EXTRA_FRAGMENTS)
+FRAGMENTS    = $(BASE_FRAGMENTS) $(EXTRA_FRAGMENTS)
 BISECT_CONFIGS ?= modular builtin nomodules
 
 override BUILD := $(abspath $(BUILD))
 K        := $(BUILD)/$(KVER)
 PRISTINE := $(K)/pristine
-VD       := $(K)/$(VARIANT)
-SRC      := $(VD)/src
-OBJ      := $(VD)/obj
+LAB_SERIES := $(SERIES)
 TARBALL  := /usr/src/linux-source-$(KVER).tar.xz
-ifeq ($(VARIANT),baseline)
+ifneq ($(filter baseline baseline-%,$(VARIANT)),)
 override SERIES := qemu/empty.series
 export XFAIL := $(CURDIR)/qemu/baseline.xfail
 endif
+# A variant builds in build/KVER/FOLDER, its own folder but for the
+# linked kernels (make linked), whose name says which: builtin,
+# nomodules, nomodules-nointelext, and baseline-NAME on the baseline.
+# They build in the folders of make bisect's last steps (builtin and
+# nomodules: the same configuration at the last patch), one after the
+# other, so that each is an incremental build of the one before; every
+# test name says which kernel it ran on.
+LINKED := builtin nomodules nomodules-nointelext
+LINKED_NAME := $(VARIANT:baseline-%=%)
+FOLDER   := $(VARIANT)
+ifneq ($(filter $(LINKED),$(LINKED_NAME)),)
+FOLDER   := $(firstword $(subst -, ,$(LINKED_NAME)))
+EXTRA_FRAGMENTS := qemu/builtin.config \
+	$(if $(findstring nomodules,$(LINKED_NAME)),qemu/nomodules.config) \
+	$(if $(findstring nointelext,$(LINKED_NAME)),qemu/nointelext.config)
+TESTS := $(if $(findstring nointelext,$(LINKED_NAME)),mtd_physmap_no_cmdset,mtd_physmap_linked)
+KERNEL_TARGETS := $(if $(findstring nomodules,$(LINKED_NAME)),bzImage)
+export RESULT_PREFIX := $(LINKED_NAME).
+endif
+VD       := $(K)/$(FOLDER)
+RD       := $(K)/$(VARIANT)
+SRC      := $(VD)/src
+OBJ      := $(VD)/obj
+# The coverage kernels instrument the files the series changes.
+ifneq ($(filter qemu/coverage.config,$(EXTRA_FRAGMENTS)),)
+export KBUILD_ARGS := $(shell KVER=$(KVER) qemu/coverage.sh kbuild-args $(LAB_SERIES))
+endif
 PATCHES  := $(wildcard $(shell KVER=$(KVER) qemu/series.sh $(SERIES) 2>/dev/null))
-RUNDIR    = $(VD)/runs/$(RUN_ID)
+RUNDIR    = $(RD)/runs/$(RUN_ID)
 RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 
 export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
 .PHONY: FORCE all check baseline stress bench smoke bisect static mail packages tree apply config kernel \
+	linked coverage \
 	initramfs help clean distclean fresh
 .DELETE_ON_ERROR:
 
@@ -71,9 +99,10 @@ all: smoke
 # mostly one CPU busy) runs in the background while the baseline, static
 # and bisect stages build on the other: its output (with the guest's
 # current test every 30 s) comes after theirs, then live until it ends.
+CHECK_VARIANTS := patched baseline debug $(foreach v,$(LINKED),$(v) baseline-$(v))
 check: packages
 	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/guard.txt \
-		$(K)/patched/last-run $(K)/baseline/last-run $(K)/debug/last-run
+		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt
 	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
 	-$(Q)$(MAKE) --no-print-directory $(STRESS_VARS) initramfs
@@ -82,12 +111,14 @@ check: packages
 		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory static; \
 		$(MAKE) --no-print-directory bisect; \
+		$(MAKE) --no-print-directory linked; \
 		echo "check: waiting for make stress; its output so far, then as it comes:"; \
 		tail -n +1 -f --pid=$$pid $(K)/stress.out; wait $$pid
+	-$(Q)$(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
 	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
 		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
 	else echo skip >$(K)/mail.status; fi
-	$(Q)qemu/summary.sh $(K)
+	$(Q)qemu/summary.sh $(K) $(CHECK_VARIANTS)
 
 # sparse (C=2) and W=1 on the files the series touches: no new warning.
 static: packages
@@ -104,11 +135,12 @@ baseline: packages
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
 
 # Stress, fault injection and bad input on the debug kernel (KASAN,
-# lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab): its own
-# variant, build/KVER/debug, without DRM (no stress test drives it, and
-# i915 under KASAN costs minutes of build); the table of figures at the end.
-STRESS_VARS := VARIANT=debug BASE_FRAGMENTS="qemu/base.config qemu/mtd.config" \
-	EXTRA_FRAGMENTS=qemu/debug.config
+# lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab), which is also
+# the coverage kernel (gcov on the files the series changes): its own
+# variant, build/KVER/debug, with the lab's fragments (i915 and intel_ips
+# included, for the coverage of the DRM patches: ~3 min of build under
+# KASAN, less than a kernel of its own); the table of figures at the end.
+STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.config"
 stress: packages
 	-$(Q)$(MAKE) --no-print-directory smoke $(STRESS_VARS) \
 		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
@@ -123,15 +155,42 @@ bench: packages
 smoke: packages initramfs
 	$(Q)qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(RUNDIR) $(TESTS)
 	@# The host checks' KTAP is judged by results.sh, with the guest's
-	@# (not again for the debug variant: same tree, same patches).
-ifneq ($(VARIANT),debug)
+	@# (only for the patched and baseline variants: the others are the
+	@# same trees).
+ifneq ($(filter patched baseline,$(VARIANT)),)
 	$(Q)tests/source_checks.sh $(SRC) $(VD)/tests >$(RUNDIR)/source.ktap || true
 ifneq ($(PATCHES),)
 	$(Q)qemu/checkpatch.sh $(SRC) $(SERIES) $(VD)/checkpatch >$(RUNDIR)/checkpatch.ktap || true
 endif
 endif
-	$(Q)ln -sfn runs/$(RUN_ID) $(VD)/last-run
+	$(Q)ln -sfn runs/$(RUN_ID) $(RD)/last-run
 	$(Q)qemu/results.sh $(SRC) $(RUNDIR)
+
+# The MTD chip drivers and maps linked into the kernel, booted with the
+# pflash chip (tests/mtd_physmap_linked.sh): built in (builtin.config),
+# without module support (+ nomodules.config: symbol_request() resolves
+# at link time), and without module support nor cfi_cmdset_0001
+# (+ nointelext.config: the weak reference is NULL,
+# tests/mtd_physmap_no_cmdset.sh); each on the patched tree and on the
+# baseline.  The patched ones reuse make bisect's objects through ccache
+# (the same configurations at the last patch), the baseline's its first.
+linked: packages
+	$(Q)rc=0; for v in $(LINKED); do for b in "" baseline-; do \
+		$(MAKE) --no-print-directory smoke VARIANT=$$b$$v || rc=1; done; done; exit $$rc
+
+# Which lines the series adds or changes the guest tests execute, per
+# patch (qemu/coverage.sh: an HTML report and the table, in
+# build/KVER/coverage/).  The debug kernel carries gcov on the files the
+# series changes (qemu/coverage.config), so make stress is the run
+# measured: the smoke tests, then the stress tests with fault injection
+# on the error paths.  make coverage runs it with COVERAGE_CYCLES (make
+# check, with COVERAGE_STRESS=0, reads the run it just made).
+COVERAGE_CYCLES ?= 40#    make coverage: lab.cycles of its stress run
+coverage: packages
+ifneq ($(COVERAGE_STRESS),0)
+	-$(Q)$(MAKE) --no-print-directory stress CYCLES=$(COVERAGE_CYCLES)
+endif
+	$(Q)qemu/coverage.sh report $(PRISTINE) $(SERIES) $(K)/coverage $(K)/debug
 
 # The proof that the two commands install what they need: a new Debian 12
 # root from Debian's archive (debootstrap), this repository's HEAD cloned
@@ -172,7 +231,7 @@ $(VD)/stamp.worktree: $(PRISTINE)/.lab-stamp
 	$(Q)touch $@
 
 apply: $(VD)/stamp.series
-$(VD)/stamp.series: $(VD)/stamp.worktree $(SERIES) $(PATCHES) \
+$(VD)/stamp.series: $(VD)/stamp.worktree $(SERIES) $(PATCHES) $(VD)/patches \
 		$(wildcard patches/*/$(KVER)/*) qemu/series.sh qemu/apply.sh
 	$(Q)rm -f $@
 	$(Q)qemu/apply.sh $(SRC) $(SERIES)
@@ -183,14 +242,22 @@ $(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) $(VD)/fragments qemu/config.
 	$(Q)qemu/config.sh $(SRC) $(OBJ) $(FRAGMENTS)
 	$(Q)touch $@
 
-# The list of fragments, rewritten only when it changes: a fragment added
-# to or dropped from the list re-runs the config stage.
+# What a folder's stages last ran with, each file rewritten only when it
+# changes: the fragments (one added or dropped re-runs the config stage),
+# the patches (another series in the same folder, as make bisect and make
+# linked do, re-runs apply), kbuild's targets and variables (the build).
 $(VD)/fragments: FORCE
 	$(Q)mkdir -p $(VD)
 	$(Q)echo "$(FRAGMENTS)" | cmp -s - $@ || echo "$(FRAGMENTS)" >$@
+$(VD)/patches: FORCE
+	$(Q)mkdir -p $(VD)
+	$(Q)echo "$(PATCHES)" | cmp -s - $@ || echo "$(PATCHES)" >$@
+$(VD)/kbuild: FORCE
+	$(Q)mkdir -p $(VD)
+	$(Q)echo "$(KERNEL_TARGETS) $(KBUILD_ARGS)" | cmp -s - $@ || echo "$(KERNEL_TARGETS) $(KBUILD_ARGS)" >$@
 
 kernel: $(VD)/stamp.kernel
-$(VD)/stamp.kernel: $(VD)/stamp.config qemu/build.sh
+$(VD)/stamp.kernel: $(VD)/stamp.config $(VD)/kbuild qemu/build.sh
 	$(Q)qemu/build.sh $(SRC) $(OBJ) $(KERNEL_TARGETS)
 	$(Q)touch $@
 

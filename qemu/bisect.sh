@@ -2,8 +2,9 @@
 # Gate "bisect": apply the series one patch at a time and build after each,
 # in every configuration named, so that each patch builds on its own.
 # Each configuration is built incrementally from one patch to the next
-# (and through ccache) in a variant folder (build/KVER/bisect-FOLDER):
-# modular and builtin share one, since kbuild rebuilds only what depends
+# (and through ccache) in a variant folder (build/KVER/FOLDER, those of
+# make linked, which boots their last step): modular and builtin share
+# one, builtin, since kbuild rebuilds only what depends
 # on the options that differ (MTD, DRM, intel_ips: a few hundred objects,
 # not the whole kernel); nomodules has its own (CONFIG_MODULES reaches
 # nearly every object).
@@ -24,8 +25,8 @@ total=$(echo $patches | wc -w)
 # build: vmlinux is what a patch can break (bzImage only compresses it).
 bisect_config() {
 	case $1 in
-	modular) extra= targets="vmlinux modules" folder=modules ;;
-	builtin) extra=qemu/builtin.config targets="vmlinux modules" folder=modules ;;
+	modular) extra= targets="vmlinux modules" folder=builtin ;;
+	builtin) extra=qemu/builtin.config targets="vmlinux modules" folder=builtin ;;
 	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux folder=nomodules ;;
 	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
 	esac
@@ -55,7 +56,7 @@ for cfg; do
 		echo "$patches" | tr ' ' '\n' | grep -v '^$' | head -n $n >"$prefix.new"
 		mv "$prefix.new" "$prefix"
 		start=$(date +%s)
-		if make -s --no-print-directory kernel VARIANT="bisect-$folder" \
+		if make -s --no-print-directory kernel VARIANT="$folder" \
 			SERIES="$prefix" EXTRA_FRAGMENTS="$extra" \
 			KERNEL_TARGETS="$targets" >"$dir/bisect-$cfg.$n.log" 2>&1; then
 			r=ok

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Stage "boot": run the test kernel with the initramfs under QEMU, with a
 # hard timeout.  Everything of the run stays in RUNDIR: console.log (the
-# kernel console), ktap.log (what the guest tests reported), flash.img,
-# qemu.cmd and status (exit code of QEMU, 124 on timeout).
+# kernel console), ktap.log (what the guest tests reported), gcov.b64
+# (a coverage kernel's gcov data), flash.img, qemu.cmd and status (exit
+# code of QEMU, 124 on timeout).
 #
 # usage: boot.sh OBJ INITRAMFS RUNDIR TESTS...
 # env:   ACCEL=tcg|kvm (kvm falls back to tcg when /dev/kvm is not usable),
@@ -39,8 +40,9 @@ set -- "$qemu_bin" -machine "$machine,accel=$accel" $cpu -smp "$cpus" \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$bios" \
 	-drive "if=pflash,format=raw,unit=1,file=$rundir/flash.img" \
 	-kernel "$obj/$kernel_image" -initrd "$initramfs" \
-	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty ${CMDLINE:-}" \
-	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log"
+	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty lab.gcov=$gcov_tty ${CMDLINE:-}" \
+	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log" \
+	-serial "file:$rundir/gcov.b64"
 echo "$*" >"$rundir/qemu.cmd"
 echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
 # Progress: the test running now, from the results port (run.sh closes

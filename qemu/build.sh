@@ -4,6 +4,7 @@
 # src/ and obj/, so the patched and the baseline build share objects.
 #
 # usage: build.sh SRC OBJ [TARGET...]   (default: bzImage modules)
+#   KBUILD_ARGS: variables for kbuild (make coverage: GCOV_PROFILE_x.o=y).
 #   LOG: where make's output goes (default OBJ/build.log).  Every make in
 #   a build folder goes through here, so that it sees the same environment
 #   (LOCALVERSION above all, or kernel.release changes under the modules).
@@ -51,7 +52,7 @@ start=$(date +%s)
 progress_start status
 rc=0
 make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"${JOBS:-$(nproc)}" \
-	${V:+V=$V} "$@" >"$log" 2>&1 || rc=$?
+	${V:+V=$V} ${KBUILD_ARGS:-} "$@" >"$log" 2>&1 || rc=$?
 progress_stop
 if [ $rc -ne 0 ]; then
 	grep -E -B2 -A8 'error:|Error [0-9]' "$log" | tail -40 >&2

@@ -53,18 +53,21 @@ done | sort -u | while read -r lib; do
 done
 
 # Modules, stripped; modules_install runs depmod, which writes
-# modules.symbols for symbol_request()'s "symbol:" aliases.
-make -s -C "$src" O="$obj" ARCH=x86_64 INSTALL_MOD_PATH="$root" \
-	INSTALL_MOD_STRIP=1 modules_install >"$out.log" 2>&1 || {
-	cat "$out.log" >&2
-	echo "initramfs: modules_install failed" >&2
-	exit 1
-}
+# modules.symbols for symbol_request()'s "symbol:" aliases.  A kernel
+# without module support (CONFIG_MODULES=n) has none to install.
 kver=$(cat "$obj/include/config/kernel.release")
-[ -s "lib/modules/$kver/modules.symbols" ] || {
-	echo "initramfs: no modules.symbols for $kver (depmod missing?)" >&2
-	exit 1
-}
+if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	make -s -C "$src" O="$obj" ARCH=x86_64 INSTALL_MOD_PATH="$root" \
+		INSTALL_MOD_STRIP=1 modules_install >"$out.log" 2>&1 || {
+		cat "$out.log" >&2
+		echo "initramfs: modules_install failed" >&2
+		exit 1
+	}
+	[ -s "lib/modules/$kver/modules.symbols" ] || {
+		echo "initramfs: no modules.symbols for $kver (depmod missing?)" >&2
+		exit 1
+	}
+fi
 rm -f "lib/modules/$kver/build" "lib/modules/$kver/source"
 find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -8,7 +8,7 @@ kver=$1
 shift
 need="linux-source-$kver qemu-system-x86 seabios busybox-static kmod
 	mtd-utils libdrm-dev libdrm-tests pkgconf gcc make bc flex bison libelf-dev
-	libssl-dev cpio ccache xz-utils lz4 python3 patch git sparse diffstat perl $*"
+	libssl-dev cpio ccache xz-utils lz4 python3 patch git sparse diffstat perl lcov $*"
 # One dpkg query for all of them: the stage runs before every target.
 # shellcheck disable=SC2086
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |

@@ -13,6 +13,7 @@
 # "[KVER]" holds for linux-source-KVER only.
 #
 # usage: results.sh SRC RUNDIR
+# env:   XFAIL (above), RESULT_PREFIX (a prefix for every test name)
 set -u
 src=$(cd "$1" && pwd) rundir=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -83,6 +84,12 @@ else
 fi
 grep -q -E '^(ok|FAIL) [^h]' results.txt ||
 	echo "FAIL host.tests_ran: no guest test result in $rundir/ktap.log" >>results.txt
+
+# A kernel other than the lab's (make linked): every test name says
+# which, e.g. "builtin.mtd_physmap_linked.linked_write_read_back".
+if [ -n "${RESULT_PREFIX:-}" ]; then
+	sed "s/^\(ok  \|FAIL\|skip\) /&$RESULT_PREFIX/" results.txt >results.tmp && mv results.tmp results.txt
+fi
 
 awk -v xfail="$xfail" -v kver="${KVER:-6.1}" '
 BEGIN {

@@ -3,13 +3,19 @@
 # "N passed, N failed" over all of them.  A stage that left no result
 # counts as one failure.
 #
-# usage: summary.sh KDIR   (build/KVER)
+# usage: summary.sh KDIR VARIANT...   (build/KVER; the variants whose
+#        last run counts: patched baseline debug coverage builtin ...)
 k=$1
+shift
 . "$(dirname "$0")/count.sh"
 
-for v in patched baseline debug; do
-	what="tests on the $v tree"
-	[ $v = debug ] && what="make stress on the debug kernel"
+for v; do
+	case $v in
+	patched|baseline) what="tests on the $v tree" ;;
+	debug) what="make stress on the debug kernel" ;;
+	baseline-*) what="tests on the ${v#baseline-} kernel, baseline" ;;
+	*) what="tests on the $v kernel" ;;
+	esac
 	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
 	if count_line "$line"; then
 		echo "check: $what: $line ($k/$v/last-run/)"
@@ -53,5 +59,9 @@ case $(cat "$k/mail.status" 2>/dev/null) in
 skip) count_add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
 *) count_add 0 1; echo "check: make mail: failed (see above)" ;;
 esac
+
+gate "$k/coverage/results.txt" "coverage: gcov data of each kernel, every changed line run or explained"
+grep '^coverage: [0-9]* of [0-9]* changed lines executed' "$k/coverage/table.txt" 2>/dev/null ||
+	echo "coverage: no figure ($k/coverage/)"
 
 count_print

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Stage "coverage": which of the lines the series adds or changes the
+# guest tests execute, per patch, measured by the kernel's gcov.
+#
+# usage: coverage.sh kbuild-args SERIES
+#          kbuild's GCOV_PROFILE_<file>.o=y for every C file the series
+#          changes (the rest of the kernel is not instrumented)
+#        coverage.sh report PRISTINE SERIES OUT VD...
+#          VD: a variant folder of a coverage kernel (src/, obj/ and
+#          last-run/gcov.b64, the data its guest sent); each one's data
+#          goes next to its .gcno files, lcov reads it (with --initial,
+#          so that code no test loaded counts as not run), the kernels'
+#          data are added up and genhtml makes OUT/html.  Then, from the
+#          series' diffs (each patch a commit of a small git repository,
+#          OUT/blame, of the files it changes, and git blame of the
+#          result), a table per patch of the executable lines it adds or
+#          changes that are still in the final tree, how many ran, each
+#          one that did not with its reason (qemu/coverage.why), and
+#          "coverage: N of M changed lines executed".  OUT/results.txt:
+#          the stage's own checks, as "ok|FAIL NAME" lines.
+set -eu
+
+# The files the series changes, from its diffs.
+series_files() {
+	for p in $(qemu/series.sh "$1"); do sed -n 's|^+++ b/||p; s|^--- a/||p' "$p"; done | sort -u
+}
+
+case ${1:-} in
+kbuild-args)
+	series_files "$2" | sed -n 's|^.*/\([^/]*\)\.c$|GCOV_PROFILE_\1.o=y|p' | tr '\n' ' '
+	exit 0 ;;
+report) shift ;;
+*) echo "usage: coverage.sh kbuild-args SERIES | report PRISTINE SERIES OUT VD..." >&2; exit 2 ;;
+esac
+pristine=$1 series=$2 out=$3
+shift 3
+top=$(pwd)
+why=$top/qemu/coverage.why
+rm -rf "$out" && mkdir -p "$out"
+results=$out/results.txt
+: >"$results"
+check() { # NAME OK(0|1) [WHY]
+	if [ "$2" = 0 ]; then echo "ok   coverage.$1" >>"$results"
+	else echo "FAIL coverage.$1: $3" >>"$results"; fi
+}
+
+# A patch's subject, folded lines joined, without "[PATCH n/m]".
+subject() {
+	awk '/^Subject: / { s = $0; on = 1; next } on && /^[ \t]/ { s = s $0; next } on { exit }
+		END { sub(/^Subject: (\[[^]]*\] )?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$1"
+}
+
+# Each patch a commit, over the pristine files the series changes; blame
+# of the final files names the patch of each line.
+files=$(series_files "$series")
+repo=$out/blame
+git init -q "$repo"
+for f in $files; do
+	mkdir -p "$repo/$(dirname "$f")"
+	git -C "$pristine" show "pristine:$f" >"$repo/$f" 2>/dev/null || rm -f "$repo/$f"
+done
+g() { git -C "$repo" -c user.name=lab -c user.email=lab@localhost -c commit.gpgsign=false "$@"; }
+g add -A && g commit -q --allow-empty -m base
+i=0
+for p in $(qemu/series.sh "$series"); do
+	i=$((i + 1))
+	(cd "$repo" && git apply "$top/$p") || { echo "coverage: $p does not apply" >&2; exit 1; }
+	g add -A && g commit -q --allow-empty -m "$i $(echo "$p" | sed 's|^patches/||; s|-.*||') $(subject "$top/$p")"
+done
+# Every kernel's counters, next to its .gcno files, into one tracefile
+# with the paths relative to the tree.
+n=0
+for vd; do
+	n=$((n + 1))
+	vd=$(cd "$vd" && pwd)
+	name=$(basename "$vd") obj=$vd/obj src=$vd/src
+	# Its tree must be the series' result.
+	for f in $files; do
+		[ ! -f "$repo/$f" ] || cmp -s "$repo/$f" "$src/$f" ||
+			{ echo "coverage: $src/$f is not the series' $f" >&2; exit 1; }
+	done
+	find "$obj" -name '*.gcda' -delete
+	tmp=$out/gcda.$n
+	mkdir -p "$tmp"
+	if [ -s "$vd/last-run/gcov.b64" ] &&
+		tr -d '\r' <"$vd/last-run/gcov.b64" | base64 -d | tar -xzf - -C "$tmp" 2>"$out/$name.tar.err" &&
+		[ -d "$tmp$obj" ]; then
+		(cd "$tmp$obj" && find . -name '*.gcda') | while read -r f; do cp "$tmp$obj/$f" "$obj/$f"; done
+		nfiles=$(find "$tmp$obj" -name "*.gcda" | wc -l)
+		check "$name.gcov_data" 0
+		echo "coverage: $name: gcov data of $nfiles files ($vd/last-run/gcov.b64)"
+	else
+		check "$name.gcov_data" 1 "no gcov data for $obj in $vd/last-run/gcov.b64"
+		continue
+	fi
+	lcov -q -c -i -d "$obj" -o "$out/$name.zero.info" >"$out/$name.lcov.log" 2>&1 &&
+	lcov -q -c -d "$obj" -o "$out/$name.run.info" >>"$out/$name.lcov.log" 2>&1 &&
+	lcov -q -a "$out/$name.zero.info" -a "$out/$name.run.info" -o "$out/$name.info" >>"$out/$name.lcov.log" 2>&1 || {
+		check "$name.lcov" 1 "lcov failed, log: $out/$name.lcov.log"
+		continue
+	}
+	# SF: as lcov resolved it (absolute, in SRC), made relative.
+	src_abs=$(cd "$src" && pwd -P)
+	sed -e "s|^SF:$src_abs/|SF:|" -e "s|^SF:$src/|SF:|" "$out/$name.info" >"$out/$name.rel.info"
+	echo "$out/$name.rel.info" >>"$out/infos"
+	echo "$src" >>"$out/srcs"
+done
+[ -s "$out/infos" ] || { echo "coverage: no gcov data from any kernel" >&2; cat "$results"; exit 1; }
+set --
+for i in $(cat "$out/infos"); do set -- "$@" -a "$i"; done
+lcov -q "$@" -o "$out/all.info" >"$out/lcov.log" 2>&1
+src=$(head -n1 "$out/srcs")
+(cd "$src" && genhtml -q --legend -t "the series, guest tests" -o "$out/html" "$out/all.info") \
+	>"$out/genhtml.log" 2>&1 || check genhtml 1 "genhtml failed, log: $out/genhtml.log"
+
+g log --format='%H %s' >"$out/patches"
+for f in $files; do
+	[ -f "$repo/$f" ] || continue
+	g blame --porcelain HEAD -- "$f" | awk -v f="$f" 'length($1) == 40 && $1 ~ /^[0-9a-f]+$/ && $3 ~ /^[0-9]+$/ { print f, $1, $3 }'
+done >"$out/lines"     # FILE SHA LINE, every line of the final files
+
+# Join: lines a patch put there (not base) that gcov calls executable.
+awk -v why="$why" -v out="$out" '
+FILENAME == out "/patches" {
+	if ($2 == "base") next
+	s = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", s)
+	pn[$1] = $3; subj[$3] = s; order[$2 + 0] = $3; np++; next
+}
+FILENAME == out "/all.info" {
+	if (/^SF:/) { sf = substr($0, 4) }
+	else if (/^DA:/) { split(substr($0, 4), a, ","); da[sf SUBSEP a[1]] = a[2] }
+	else if (/^FN:/) { split(substr($0, 4), a, ","); fn[sf, a[1]] = a[2]; fl[sf] = fl[sf] " " a[1] }
+	next
+}
+FILENAME == why {
+	if ($0 ~ /^[ \t]*(#|$)/) next
+	k = $1; $1 = ""; sub(/^ /, ""); reason[k] = $0; next
+}
+{
+	f = $1; sha = $2; line = $3
+	if (!(sha in pn) || !((f SUBSEP line) in da)) next
+	p = pn[sha]; total[p]++; M++
+	if (da[f SUBSEP line] + 0 > 0) { ran[p]++; N++; next }
+	# The function: the last one that starts at or before the line.
+	best = 0; name = "?"; nf = split(fl[f], st, " ")
+	for (j = 1; j <= nf; j++) if (st[j] + 0 <= line + 0 && st[j] + 0 > best) { best = st[j] + 0; name = fn[f, st[j]] }
+	r = ""
+	if ((f ":" name) in reason) r = reason[f ":" name]; else if ((f ":*") in reason) r = reason[f ":*"]
+	if (r == "") { unexplained++; r = "NO REASON GIVEN (qemu/coverage.why)" }
+	missed[++nm] = sprintf("  %s:%d %s() (%s): %s", f, line, name, p, r)
+}
+END {
+	print "coverage: per patch, the executable lines it adds or changes that are in the final tree:"
+	printf "  %-9s %5s %5s  %s\n", "patch", "lines", "ran", "subject"
+	for (i = 1; i <= np; i++) { p = order[i]
+		printf "  %-9s %5d %5d  %s\n", p, total[p], ran[p], subj[p] }
+	if (nm) { print "coverage: not executed (file:line function() (patch): why):"; for (i = 1; i <= nm; i++) print missed[i] }
+	printf "coverage: %d of %d changed lines executed\n", N, M
+	print unexplained + 0 >out "/unexplained"
+	print M + 0 >out "/total"
+}' "$out/patches" "$out/all.info" "$why" "$out/lines" | tee "$out/table.txt"
+u=$(cat "$out/unexplained")
+check lines_executed_or_explained "$([ "$u" -eq 0 ]; echo $?)" "$u changed line(s) not executed and not explained in qemu/coverage.why"
+check changed_lines_found "$([ "$(cat "$out/total")" -gt 0 ]; echo $?)" "no executable changed line found: gcov data and the series do not meet"
+echo "coverage: HTML report: $out/html/index.html"
+! grep -q '^FAIL' "$results"
