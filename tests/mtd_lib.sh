@@ -40,6 +40,26 @@ PHYSMAP_DRV=/sys/bus/platform/drivers/physmap-flash
 # physmap_bound: is the driver bound to the device?
 physmap_bound() { [ -e /sys/bus/platform/devices/$PHYSMAP_DEV/driver ]; }
 
+# physmap_cycles N: N sysfs unbind/bind cycles of physmap, each checked:
+# unbound and no physmap-flash.0 MTD device after unbind, bound and one
+# after bind.  Prints how many cycles were wrong (a "# " line for each
+# wrong step, to stderr, which the test's KTAP keeps).
+physmap_cycles() {
+	c_bad=0 c_i=0
+	while [ $c_i -lt "$1" ]; do
+		c_i=$((c_i + 1))
+		echo $PHYSMAP_DEV >$PHYSMAP_DRV/unbind
+		if physmap_bound || [ "$(mtd_count name $PHYSMAP_DEV)" != 0 ]; then
+			c_bad=$((c_bad + 1)); echo "# cycle $c_i: still there after unbind" >&2
+		fi
+		echo $PHYSMAP_DEV >$PHYSMAP_DRV/bind
+		if ! physmap_bound || [ "$(mtd_count name $PHYSMAP_DEV)" != 1 ]; then
+			c_bad=$((c_bad + 1)); echo "# cycle $c_i: not there after bind" >&2
+		fi
+	done
+	echo $c_bad
+}
+
 # kmemleak_scan: scan now and print what kmemleak reports (nothing if
 # clean).  Objects younger than 5 s are not reported: scan after a pause.
 kmemleak_scan() {

@@ -47,20 +47,8 @@ ktap_expect_eq nocmdset_rom_write_refused "mtd_debug write on the ROM fails (exi
 mtd_debug read "$dev" 0 $SIZE /tmp/rom2 >/dev/null
 ktap_test_result nocmdset_rom_unchanged cmp -s /tmp/rom /tmp/rom2
 
-bad=0
-i=0
-while [ $i -lt $CYCLES ]; do
-	i=$((i + 1))
-	echo $PHYSMAP_DEV >$PHYSMAP_DRV/unbind
-	if physmap_bound || [ "$(mtd_count name physmap-flash.0)" != 0 ]; then
-		bad=$((bad + 1)); echo "# cycle $i: still there after unbind"
-	fi
-	echo $PHYSMAP_DEV >$PHYSMAP_DRV/bind
-	if ! physmap_bound || [ "$(mtd_count name physmap-flash.0)" != 1 ]; then
-		bad=$((bad + 1)); echo "# cycle $i: not there after bind"
-	fi
-done
-ktap_expect_eq nocmdset_bind_cycles "$i bind/unbind cycles, cycles with wrong state" "$bad" 0
+bad=$(physmap_cycles $CYCLES)
+ktap_expect_eq nocmdset_bind_cycles "$CYCLES bind/unbind cycles, cycles with wrong state" "$bad" 0
 ktap_expect_eq nocmdset_notices_after_cycles "'$NOTICE' notices after the cycles (one a probe)" \
 	"$(dmesg | grep -c "$NOTICE")" $((notices + CYCLES))
 ktap_expect_eq nocmdset_rom_after_cycles "type after the cycles" \
