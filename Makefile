@@ -6,11 +6,12 @@
 #   make             packages, tree, apply, config, kernel, initramfs, boot,
 #                    results: the smoke tests on the patched tree
 #   make check       everything: all tests on the patched tree and the
-#                    baseline, static, bisect, stress, mail; one closing
-#                    summary
+#                    baseline, static, bisect, linked, stress, coverage,
+#                    mail; one closing summary
 #   make baseline    the same tests on the unpatched tree (empty series),
 #                    in its own build folder
-#   make static | bisect | mail    the gates one by one (see README.md)
+#   make static | bisect | linked | coverage | mail    the gates one by
+#                    one (see README.md)
 #   make fresh       make, from nothing, in a new Debian 12 root
 #   make help        the variables below
 
