@@ -33,6 +33,23 @@ random_file() { head -c "$2" /dev/urandom >"$1"; }
 # ff_file PATH BYTES: what erased flash reads as.
 ff_file() { tr '\000' '\377' </dev/zero | head -c "$2" >"$1"; }
 
+# mtd_round_trip PREFIX DEV SIZE: erase DEV, which must then read 0xff
+# (test PREFIX_erase_reads_ff), write a random pattern of SIZE bytes and
+# read it back (PREFIX_write_read_back).  Leaves /tmp/ff (SIZE bytes of
+# 0xff) and /tmp/pattern for the caller, who removes them.
+mtd_round_trip() {
+	flash_erase -q "$2" 0 0
+	ff_file /tmp/ff "$3"
+	mtd_debug read "$2" 0 "$3" /tmp/erased >/dev/null
+	ktap_test_result "$1_erase_reads_ff" cmp -s /tmp/erased /tmp/ff
+	random_file /tmp/pattern "$3"
+	mtd_debug write "$2" 0 "$3" /tmp/pattern >/dev/null
+	mtd_debug read "$2" 0 "$3" /tmp/readback >/dev/null
+	ktap_print_msg "pattern $(md5sum </tmp/pattern | cut -c1-32), read back $(md5sum </tmp/readback | cut -c1-32)"
+	ktap_test_result "$1_write_read_back" cmp -s /tmp/pattern /tmp/readback
+	rm -f /tmp/erased /tmp/readback
+}
+
 # physmap's platform device and driver in sysfs, for bind/unbind.
 PHYSMAP_DEV=physmap-flash.0
 PHYSMAP_DRV=/sys/bus/platform/drivers/physmap-flash

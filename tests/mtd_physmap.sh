@@ -31,18 +31,8 @@ ktap_expect_eq physmap_erasesize "erasesize" "$(mtd_attr "$mtd" erasesize)" $ERA
 ktap_expect_eq physmap_cmdset_0001_loaded "cfi_cmdset_0001 loaded" \
 	"$([ -d /sys/module/cfi_cmdset_0001 ] && echo yes || echo no)" yes
 
-dev=/dev/${mtd:-none}
-flash_erase -q "$dev" 0 0
-ff_file /tmp/ff $SIZE
-mtd_debug read "$dev" 0 $SIZE /tmp/erased >/dev/null
-ktap_test_result physmap_erase_reads_ff cmp -s /tmp/erased /tmp/ff
-
-random_file /tmp/pattern $SIZE
-mtd_debug write "$dev" 0 $SIZE /tmp/pattern >/dev/null
-mtd_debug read "$dev" 0 $SIZE /tmp/readback >/dev/null
-ktap_print_msg "pattern $(md5sum </tmp/pattern | cut -c1-32), read back $(md5sum </tmp/readback | cut -c1-32)"
-ktap_test_result physmap_write_read_back cmp -s /tmp/pattern /tmp/readback
-rm -f /tmp/ff /tmp/erased /tmp/pattern /tmp/readback
+mtd_round_trip physmap "/dev/${mtd:-none}" $SIZE
+rm -f /tmp/ff /tmp/pattern
 
 ktap_expect_eq physmap_refcnt_mapped_cfi_cmdset_0001 "cfi_cmdset_0001 refcnt while mapped" \
 	"$(refcnt cfi_cmdset_0001)" 1

@@ -34,16 +34,7 @@ ktap_expect_eq linked_type "type, size, erasesize" \
 ktap_expect_eq linked_cmdset_found "'command set ... not present' notices at boot" \
 	"$(dmesg | grep -c 'Support for command set .* not present')" 0
 
-dev=/dev/${mtd:-none}
-flash_erase -q "$dev" 0 0
-ff_file /tmp/ff $SIZE
-mtd_debug read "$dev" 0 $SIZE /tmp/erased >/dev/null
-ktap_test_result linked_erase_reads_ff cmp -s /tmp/erased /tmp/ff
-random_file /tmp/pattern $SIZE
-mtd_debug write "$dev" 0 $SIZE /tmp/pattern >/dev/null
-mtd_debug read "$dev" 0 $SIZE /tmp/readback >/dev/null
-ktap_print_msg "pattern $(md5sum </tmp/pattern | cut -c1-32), read back $(md5sum </tmp/readback | cut -c1-32)"
-ktap_test_result linked_write_read_back cmp -s /tmp/pattern /tmp/readback
+mtd_round_trip linked "/dev/${mtd:-none}" $SIZE
 
 bad=$(physmap_cycles $CYCLES)
 ktap_expect_eq linked_bind_cycles "$CYCLES bind/unbind cycles, cycles with wrong state" "$bad" 0
