@@ -252,28 +252,25 @@ int main(int argc, char **argv)
 		run_all(prep, nprep);
 		rc = run(action, ctl, n, &left);
 		state(now, sizeof(now));
-		if (rc == 0 && may_stay_clean && !left && !strcmp(now, clean)) {
-			/* The action passed, what it started failed cleanly. */
-			failed++;
-			run_all(undo, nundo);
-			state(now, sizeof(now));
-			if (strcmp(now, clean)) {
-				bad++;
-				printf("# N=%u: passed with nothing bound, after undo: %s\n", n, now);
-			}
-		} else if (rc == 0) {
-			passed++;
-			/*
-			 * The devices must be those of a run without faults;
-			 * the drivers serving them may differ (physmap falls
-			 * back from cfi_probe to map_rom, for one).
-			 */
-			if (strcmp(devices(now), devices(ok)) || (dev && !readable(dev))) {
-				bad++;
-				printf("# N=%u: passed, then %s%s\n", n, now,
-				       dev && !readable(dev) ? ", device unreadable" : "");
-			} else if (strcmp(now, ok)) {
-				other++;
+		if (rc == 0) {
+			if (may_stay_clean && !left && !strcmp(now, clean)) {
+				/* The action passed, what it started failed cleanly. */
+				failed++;
+			} else {
+				passed++;
+				/*
+				 * The devices must be those of a run without
+				 * faults; the drivers serving them may differ
+				 * (physmap falls back from cfi_probe to
+				 * map_rom, for one).
+				 */
+				if (strcmp(devices(now), devices(ok)) || (dev && !readable(dev))) {
+					bad++;
+					printf("# N=%u: passed, then %s%s\n", n, now,
+					       dev && !readable(dev) ? ", device unreadable" : "");
+				} else if (strcmp(now, ok)) {
+					other++;
+				}
 			}
 			run_all(undo, nundo);
 			state(now, sizeof(now));
