@@ -139,7 +139,7 @@ baseline: packages
 # lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab), which is also
 # the coverage kernel (gcov on the files the series changes): its own
 # variant, build/KVER/debug, with the lab's fragments (i915 and intel_ips
-# included, for the coverage of the DRM patches: ~3 min of build under
+# included, for the coverage of the DRM patches: ~5 min of build under
 # KASAN, less than a kernel of its own); the table of figures at the end.
 STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.config"
 stress: packages
@@ -173,8 +173,8 @@ endif
 # at link time), and without module support nor cfi_cmdset_0001
 # (+ nointelext.config: the weak reference is NULL,
 # tests/mtd_physmap_no_cmdset.sh); each on the patched tree and on the
-# baseline.  The patched ones reuse make bisect's objects through ccache
-# (the same configurations at the last patch), the baseline's its first.
+# baseline.  They build in make bisect's folders (above, FOLDER), each an
+# incremental build of the one before.
 linked: packages
 	$(Q)rc=0; for v in $(LINKED); do for b in "" baseline-; do \
 		$(MAKE) --no-print-directory smoke VARIANT=$$b$$v || rc=1; done; done; exit $$rc
@@ -183,8 +183,8 @@ linked: packages
 # patch (qemu/coverage.sh: an HTML report and the table, in
 # build/KVER/coverage/).  The debug kernel carries gcov on the files the
 # series changes (qemu/coverage.config), so make stress is the run
-# measured: the smoke tests, then the stress tests with fault injection
-# on the error paths.  make coverage runs it with COVERAGE_CYCLES (make
+# measured: the stress tests with fault injection on the error paths,
+# then the smoke tests.  make coverage runs it with COVERAGE_CYCLES (make
 # check, with COVERAGE_STRESS=0, reads the run it just made).
 COVERAGE_CYCLES ?= 40#    make coverage: lab.cycles of its stress run
 coverage: packages
@@ -247,15 +247,12 @@ $(VD)/stamp.config: $(VD)/stamp.series $(FRAGMENTS) $(VD)/fragments qemu/config.
 # changes: the fragments (one added or dropped re-runs the config stage),
 # the patches (another series in the same folder, as make bisect and make
 # linked do, re-runs apply), kbuild's targets and variables (the build).
-$(VD)/fragments: FORCE
+$(VD)/fragments: RECORD = $(FRAGMENTS)
+$(VD)/patches: RECORD = $(PATCHES)
+$(VD)/kbuild: RECORD = $(KERNEL_TARGETS) $(KBUILD_ARGS)
+$(VD)/fragments $(VD)/patches $(VD)/kbuild: FORCE
 	$(Q)mkdir -p $(VD)
-	$(Q)echo "$(FRAGMENTS)" | cmp -s - $@ || echo "$(FRAGMENTS)" >$@
-$(VD)/patches: FORCE
-	$(Q)mkdir -p $(VD)
-	$(Q)echo "$(PATCHES)" | cmp -s - $@ || echo "$(PATCHES)" >$@
-$(VD)/kbuild: FORCE
-	$(Q)mkdir -p $(VD)
-	$(Q)echo "$(KERNEL_TARGETS) $(KBUILD_ARGS)" | cmp -s - $@ || echo "$(KERNEL_TARGETS) $(KBUILD_ARGS)" >$@
+	$(Q)echo "$(RECORD)" | cmp -s - $@ || echo "$(RECORD)" >$@
 
 kernel: $(VD)/stamp.kernel
 $(VD)/stamp.kernel: $(VD)/stamp.config $(VD)/kbuild qemu/build.sh

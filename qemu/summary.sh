@@ -4,7 +4,7 @@
 # counts as one failure.
 #
 # usage: summary.sh KDIR VARIANT...   (build/KVER; the variants whose
-#        last run counts: patched baseline debug coverage builtin ...)
+#        last run counts: patched baseline debug builtin ...)
 k=$1
 shift
 . "$(dirname "$0")/count.sh"
