@@ -28,19 +28,19 @@ tcg) ;;
 *) echo "boot: ACCEL=$accel: use tcg or kvm" >&2; exit 2 ;;
 esac
 case $accel in
-kvm) cpu="-cpu host" ;;
-tcg) cpu="-cpu max" ;;
+kvm) cpu=host ;;
+tcg) cpu=$tcg_cpu ;;
 esac
 
 # A fresh, erased (0xff) flash image for every run.
 tr '\000' '\377' </dev/zero | head -c "$flash_size" >"$rundir/flash.img"
 
-set -- "$qemu_bin" -machine "$machine,accel=$accel" $cpu -smp "$cpus" \
+set -- "$qemu_bin" -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" \
 	-m "$memory" -nodefaults -display none -no-reboot \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$bios" \
 	-drive "if=pflash,format=raw,unit=1,file=$rundir/flash.img" \
 	-kernel "$obj/$kernel_image" -initrd "$initramfs" \
-	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty lab.gcov=$gcov_tty ${CMDLINE:-}" \
+	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty lab.gcov=$gcov_tty $lab_cmdline ${CMDLINE:-}" \
 	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log" \
 	-serial "file:$rundir/gcov.b64"
 echo "$*" >"$rundir/qemu.cmd"
