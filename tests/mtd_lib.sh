@@ -92,6 +92,17 @@ kmemleak_scan() {
 # in REPORTS_FOUND and shown as KTAP diagnostics.
 KERNEL_REPORTS='BUG:|WARNING:|KASAN|Oops|general protection|ODEBUG|list_(add|del) corruption|circular locking|inconsistent lock state|refcount_t:'
 faults_quiet() { dmesg -c >/dev/null; dmesg -n 1; }
+# faults_setup: failslab and fail_page_alloc fail only what fail-nth
+# names, silently, sleeping allocations and any order included.
+faults_setup() {
+	for a in failslab fail_page_alloc; do
+		echo 0 >/sys/kernel/debug/$a/probability
+		echo 0 >/sys/kernel/debug/$a/verbose
+		echo N >/sys/kernel/debug/$a/ignore-gfp-wait
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+}
 faults_reports() {
 	dmesg -n 7
 	dmesg >/tmp/faults.dmesg

@@ -22,7 +22,6 @@
 . /tests/mtd_lib.sh
 
 SIM=/tests/modules/cfi_sim.ko
-FI=/sys/kernel/debug
 MODPROBE=$(cat /proc/sys/kernel/modprobe)
 
 ktap_print_header
@@ -30,13 +29,7 @@ ktap_set_plan 5
 
 # Any allocation may fail, sleeping or not, of any order, but only
 # through fail-nth (probability 0) and quietly: no stack dump per fault.
-for a in failslab fail_page_alloc; do
-	echo 0 >$FI/$a/probability
-	echo 0 >$FI/$a/verbose
-	echo N >$FI/$a/ignore-gfp-wait
-done
-echo N >$FI/fail_page_alloc/ignore-gfp-highmem
-echo 0 >$FI/fail_page_alloc/min-order
+faults_setup
 
 # The console is quiet during each sweep (every failed vmalloc() dumps
 # the stack); the kernel log is checked for reports after it.

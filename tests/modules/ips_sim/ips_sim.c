@@ -11,14 +11,16 @@
  *   that the driver's ioremap() and the register values set here meet;
  *   INTx on a free ISA IRQ (irq=); a timer plays the ME, bumping the
  *   sequence number in ITV every 200 ms;
- * - the Arrandale MSRs intel_ips reads and writes, which QEMU's TCG does
- *   not implement (PLATFORM_INFO 0xce, TURBO_POWER_CURRENT_LIMIT 0x1ac)
- *   or does not model per CPU as the driver expects (IA32_PERF_CTL 0x199,
- *   IA32_MISC_ENABLE 0x1a0): when intel_ips loads, every RDMSR/WRMSR
- *   instruction of the module (its exception table lists each one, type
- *   EX_TYPE_RDMSR/WRMSR) gets a kprobe that performs the access on the
- *   MSR values here instead, as a hypervisor would trap it.  Any other
- *   MSR runs the real instruction (counted in msr_other).
+ * - the Arrandale MSRs intel_ips reads and writes.  QEMU's TCG (7.2)
+ *   reads 0 for PLATFORM_INFO (0xce), IA32_PERF_CTL (0x199) and
+ *   TURBO_POWER_CURRENT_LIMIT (0x1ac), without a fault, and 0x40001 for
+ *   IA32_MISC_ENABLE (0x1a0): the probe would stop at "platform indicates
+ *   TDP override unavailable" (the load log shows what the CPU answers).
+ *   When intel_ips loads, every RDMSR/WRMSR instruction of the module
+ *   (its exception table lists each one, type EX_TYPE_RDMSR/WRMSR) gets a
+ *   kprobe that performs the access on the values here instead, as a
+ *   hypervisor would trap it.  Any other MSR runs the real instruction
+ *   (counted in msr_other).  msrs=0 leaves them all to the CPU.
  *
  * It also watches, without changing anything: every symbol_put() of an
  * i915 symbol (how many intel_ips threads are still running at that
@@ -42,6 +44,7 @@
 #include <linux/timer.h>
 #include <asm/extable.h>
 #include <asm/extable_fixup_types.h>
+#include <asm/msr.h>
 
 #define SIM_DOMAIN		0x0100
 #define SIM_BAR_SIZE		4096
@@ -79,6 +82,9 @@
 #define   MISC_TURBO_EN		(1ULL << 38)
 #define IPS_MSR_TURBO_LIMIT		0x1ac
 
+static bool msrs = true;
+module_param(msrs, bool, 0444);
+MODULE_PARM_DESC(msrs, "emulate intel_ips's MSRs (0: leave them to the CPU, e.g. TCG)");
 static ulong bar;
 module_param(bar, ulong, 0444);
 MODULE_PARM_DESC(bar, "physical address of BAR 0: memory reserved with memmap=8K$ADDR");
@@ -458,7 +464,7 @@ static int sim_module_event(struct notifier_block *nb, unsigned long state,
 	struct module *mod = data;
 
 	if (!strcmp(mod->name, "intel_ips")) {
-		if (state == MODULE_STATE_COMING && msr_hook(mod))
+		if (state == MODULE_STATE_COMING && msrs && msr_hook(mod))
 			return notifier_from_errno(-EINVAL);
 		if (state == MODULE_STATE_GOING)
 			msr_unhook();
@@ -496,6 +502,23 @@ static struct kprobe put_probe = {
 	.pre_handler = put_pre,
 };
 
+/* What the CPU itself (QEMU's TCG) answers for them, for the log. */
+static void msr_report(void)
+{
+	static const u32 msr[] = {
+		IPS_MSR_PLATFORM_INFO, IPS_MSR_PERF_CTL, IPS_MSR_MISC_ENABLE,
+		IPS_MSR_TURBO_LIMIT,
+	};
+	int i, err;
+	u64 v;
+
+	for (i = 0; i < ARRAY_SIZE(msr); i++) {
+		err = rdmsrl_safe(msr[i], &v);
+		pr_info("ips_sim: the CPU's MSR %#x: %s%llx\n", msr[i],
+			err ? "faults, " : "", err ? 0 : v);
+	}
+}
+
 static int __init ips_sim_init(void)
 {
 	LIST_HEAD(resources);
@@ -506,6 +529,7 @@ static int __init ips_sim_init(void)
 		       bar, irq);
 		return -EINVAL;
 	}
+	msr_report();
 	regs = ioremap(bar, SIM_BAR_SIZE);
 	if (!regs)
 		return -ENOMEM;

@@ -1,0 +1,286 @@
+#!/bin/sh
+# intel_ips, unmodified, bound to a thermal sensor and run: probe, its
+# monitor and adjust threads, its IRQ handler, remove; with i915 there
+# first, or later, or both loading at once; and probes that fail.  What
+# patches/drm/0002, 0004 and 0007 change: how intel_ips takes i915's
+# callbacks, picks i915 up when it comes late, and gives it back (after
+# its threads stop; not leaked by a failed probe).
+#
+# The hardware is tests/modules/ips_sim (the sensor on a PCI bus of its
+# own, BAR 0 on the page the kernel command line reserves, lab.ips_bar=;
+# the MSRs at intel_ips's own RDMSR/WRMSR instructions); the CPU is QEMU's
+# presented as an Arrandale Core i5 M 520 (qemu/x86_64.conf).  The sim
+# counts i915's callbacks and, at each symbol_put() of an i915 symbol, the
+# intel_ips threads still running.
+#
+# LAB_CYCLES (make stress) adds bind/unbind and i915 load/unload cycles.
+. /tests/ktap.sh
+. /tests/mtd_lib.sh
+
+M=/tests/modules
+P=/sys/module/ips_sim/parameters
+DEV=0100:00:00.0
+DRV="/sys/bus/pci/drivers/intel ips"
+ADJUST_MS=5000			# IPS_ADJUST_PERIOD
+TURBO_LIMIT_RESET=25166056	# 0x018000e8, ips_sim's TURBO_POWER_CURRENT_LIMIT at reset
+RACE_ROUNDS=${LAB_IPS_RACE_ROUNDS:-3}
+
+# now_ms: milliseconds since boot.
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+# wait_until MS CMD...: run CMD every 100 ms until it succeeds or MS pass.
+wait_until() {
+	w_end=$(( $(now_ms) + $1 )); shift
+	until "$@"; do
+		[ "$(now_ms)" -lt "$w_end" ] || return 1
+		sleep 0.1
+	done
+}
+param() { cat "$P/$1"; }
+bound_to() { basename "$(readlink "/sys/bus/pci/devices/$DEV/driver" 2>/dev/null)" 2>/dev/null; }
+is_bound() { [ "$(bound_to)" = "intel ips" ]; }
+# Passes of the adjust thread: it sleeps once at creation (kthread) and
+# once at the end of every pass (its voluntary context switches).
+adjust_passes() {
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = ips-adjust ] || continue
+		awk '/^voluntary_ctxt_switches/ { print $2 - 1 }' "$d/status"
+		return
+	done
+	echo 0
+}
+adjusted() { [ "$(adjust_passes)" -ge 1 ]; }
+holds() { [ "$(refcnt i915)" = "$1" ]; }
+held() { [ "$(refcnt i915)" -gt "$free" ]; }
+log_count() { dmesg | grep -c "$1"; }
+unbind() { echo "$DEV" >"$DRV/unbind"; }
+reset_puts() { echo 0 >"$P/i915_puts"; echo -1 >"$P/put_threads"; }
+
+ktap_print_header
+ktap_set_plan 28
+
+# The platform.
+ktap_expect_eq cpu_arrandale "CPU family/model (ips_detect_cpu wants 6/37)" \
+	"$(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 } END { print f "/" m }' /proc/cpuinfo)" 6/37
+dmesg -c >/dev/null
+insmod $M/ips_sim.ko bar="$LAB_IPS_BAR" 2>/tmp/insmod.err
+rc=$?
+sed 's/^/# /' /tmp/insmod.err
+dmesg | sed 's/^/# kernel: /'
+ktap_expect_eq sim_loads "insmod ips_sim bar=$LAB_IPS_BAR exit code" "$rc" 0
+ktap_expect_eq sim_device "PCI $DEV vendor:device" \
+	"$(cat /sys/bus/pci/devices/$DEV/vendor 2>/dev/null):$(cat /sys/bus/pci/devices/$DEV/device 2>/dev/null)" \
+	0x8086:0x3b32
+if [ ! -d $P ]; then
+	ktap_print_msg "no ips_sim: nothing below can run"
+	ktap_finished
+fi
+
+# i915 first.
+modprobe i915
+base=$(refcnt i915) free=$(refcnt i915)
+dmesg -c >/dev/null
+modprobe intel_ips
+dmesg | grep -E 'intel ips|ips_sim' | sed 's/^/# kernel: /'
+ktap_expect_eq i915_first_binds "driver of $DEV, 'IPS driver initialized' lines" \
+	"$(bound_to),$(log_count 'IPS driver initialized')" "intel ips,1"
+ktap_expect_eq msr_emulated "RDMSR/WRMSR sites in intel_ips emulated; other MSRs it touched" \
+	"$([ "$(param msr_sites)" -gt 0 ] && echo yes),$(param msr_other)" "yes,0"
+# The end of the probe: the limits in HTS with NVV, "running" in HTSHI.
+echo $((0x50)) >"$P/reg_at"
+hts=$(param reg)
+echo $((0x54)) >"$P/reg_at"
+ktap_expect_eq probe_reports_running "HTS (290 << 21 | 90 << 1 | NVV), HTSHI with PTL (0x5a << 16 | RUNNING << 10)" \
+	"$hts,$(param reg)" "244000b5,005a0400"
+ktap_expect_eq i915_first_holds_i915 "i915 refcnt while bound (before: $base)" "$(refcnt i915)" $((base + 1))
+rmmod i915 2>/dev/null
+rc=$?
+ktap_expect_eq i915_first_rmmod_refused "rmmod i915 while bound: failed, i915 still there" \
+	"$([ $rc -ne 0 ] && [ -d /sys/module/i915 ] && echo yes || echo "no (exit code $rc)")" yes
+wait_until 1000 sh -c "[ \$(cat $P/mch_calls) -gt 0 ]"
+ktap_expect_eq monitor_reads_mch "the monitor thread calls i915's read_mch_val()" \
+	"$([ "$(param mch_calls)" -gt 0 ] && echo yes || echo "no ($(param mch_calls) calls)")" yes
+# Graphics turbo on: the adjust thread, after the monitor's first 5 s
+# average, asks i915 whether the GPU is busy and moves its clamp.
+wait_until $((ADJUST_MS * 2 + 2000)) adjusted
+ktap_print_msg "adjust passes: $(adjust_passes)"
+ktap_expect_eq gpu_turbo_enabled "i915 callbacks called by the adjust thread" \
+	"$([ $(( $(param i915_calls) - $(param mch_calls) )) -gt 0 ] && echo yes || echo "no ($(param i915_calls) calls, $(param mch_calls) read_mch_val)")" yes
+# The sensor's interrupt: new limits from the EC, acknowledged in SEC.
+irqs() { awk '/ ips$/ { n = 0; for (i = 2; i <= NF - 3; i++) n += $i; print n }' /proc/interrupts; }
+before=$(irqs)
+echo 1 >"$P/fire"
+ktap_expect_eq irq_handled "SEC after the interrupt (1: the handler acknowledged STS); 'ips' interrupts counted" \
+	"$(param irq_ack),$(( $(irqs) - before ))" "1,1"
+
+# The BIOS turns graphics turbo off at run time (HTS GTD_DIS; PSC says
+# it updates limits at run time, so the adjust thread polls): at its next
+# pass intel_ips asks i915 to disable it, which i915 with no GPU cannot.
+echo $((0x50)) >"$P/reg_at"
+dmesg -c >/dev/null
+echo 50=$(printf %08x $((0x$(param reg) | 1 << 8))) >"$P/reg"
+wait_until $((ADJUST_MS + 2000)) sh -c "dmesg | grep -q 'failed to disable graphics turbo'"
+ktap_expect_eq gpu_turbo_disabled_by_bios "'failed to disable graphics turbo' (i915's gpu_turbo_disable() called, no GPU to obey) within one adjust period" \
+	"$(log_count 'failed to disable graphics turbo' | sed 's/^[1-9][0-9]*$/yes/')" yes
+
+# Unbind: the threads stop, then i915's table goes back.
+reset_puts
+unbind
+ktap_expect_eq unbind_threads_stopped_first "intel_ips threads running at its symbol_put() of i915's table" \
+	"$(param put_threads)" 0
+ktap_expect_eq unbind_puts_table_once "symbol_put() calls of i915 symbols" "$(param i915_puts)" 1
+ktap_expect_eq unbind_releases_i915 "i915 refcnt after unbind; intel_ips threads left" \
+	"$(refcnt i915),$(param threads)" "$base,0"
+ktap_expect_eq remove_restores_turbo_limit "TURBO_POWER_CURRENT_LIMIT after remove" \
+	"$(param turbo_limit)" $TURBO_LIMIT_RESET
+rmmod i915
+ktap_expect_eq unbind_then_rmmod_i915 "rmmod i915 right after the unbind: exit code" "$?" 0
+rmmod intel_ips
+
+# intel_ips first, i915 later: the adjust thread picks the table up.
+dmesg -c >/dev/null
+modprobe intel_ips
+ktap_expect_eq no_i915_binds "bound without i915; 'graphics turbo disabled until i915 loads' lines" \
+	"$(bound_to),$(log_count 'graphics turbo disabled until i915 loads')" "intel ips,1"
+wait_until $((ADJUST_MS * 2 + 2000)) adjusted
+modprobe i915
+base=$(refcnt i915)
+t0=$(now_ms)
+wait_until $((ADJUST_MS + 3000)) sh -c "dmesg | grep -q 'i915 driver attached'"
+dt=$(( $(now_ms) - t0 ))
+ktap_figure "i915 picked up after its load (ms)" "$dt"
+ktap_expect_eq i915_loaded_after "'i915 driver attached, reenabling gpu turbo' lines; within one adjust period ($ADJUST_MS ms + 1 s)" \
+	"$(log_count 'i915 driver attached, reenabling gpu turbo'),$([ "$dt" -le $((ADJUST_MS + 1000)) ] && echo yes || echo "no ($dt ms)")" "1,yes"
+ktap_expect_eq i915_loaded_after_holds_i915 "i915 refcnt after the pick-up (before: $base)" \
+	"$(refcnt i915)" $((base + 1))
+rmmod intel_ips
+rmmod i915 2>/dev/null
+
+# Both at once: i915 may still be in its module init when intel_ips
+# probes (symbol_get() refuses a module that is not live yet); whatever
+# the order, intel_ips must end up holding i915.
+lost=0 at_probe=0
+r=0
+while [ $r -lt "$RACE_ROUNDS" ]; do
+	r=$((r + 1))
+	dmesg -c >/dev/null
+	modprobe i915 & modprobe intel_ips & wait
+	if held; then at_probe=$((at_probe + 1)); fi
+	wait_until $((ADJUST_MS * 2 + 2000)) held || lost=$((lost + 1))
+	rmmod intel_ips
+	rmmod i915 2>/dev/null
+done
+ktap_figure "parallel loads: i915 held at probe" "$at_probe of $RACE_ROUNDS"
+ktap_expect_eq parallel_load_never_loses_i915 "rounds (of $RACE_ROUNDS) that end without i915 held; held at probe in $at_probe" \
+	"$lost" 0
+
+# Probes that fail leave i915 as they found it.
+modprobe i915
+base=$(refcnt i915)
+echo 1=00 >"$P/reg"		# THM_TSE: the sensor is not enabled
+dmesg -c >/dev/null
+modprobe intel_ips
+ktap_expect_eq failed_probe_sensor_off "bound, 'thermal device not enabled' lines, i915 refcnt (before: $base), threads" \
+	"$(bound_to),$(log_count 'thermal device not enabled (0x00), aborting'),$(refcnt i915),$(param threads)" \
+	",1,$base,0"
+rmmod intel_ips
+echo 1=b8 >"$P/reg"
+# PLATFORM_INFO without TDP override: fails after i915's callbacks were taken.
+echo 0 >"$P/platform_info"
+dmesg -c >/dev/null
+modprobe intel_ips
+ktap_expect_eq failed_probe_keeps_no_i915_ref "bound, 'TDP override unavailable' lines, i915 refcnt (before: $base), threads" \
+	"$(bound_to),$(log_count 'platform indicates TDP override unavailable, aborting'),$(refcnt i915),$(param threads)" \
+	",1,$base,0"
+rmmod intel_ips
+echo $((1 << 29 | 19 << 8)) >"$P/platform_info"
+# No INTx (interrupt pin 0): pci_alloc_irq_vectors() fails, after the
+# callbacks were taken too.
+rmmod ips_sim
+insmod $M/ips_sim.ko bar="$LAB_IPS_BAR" irq=0
+base=$(refcnt i915)
+dmesg -c >/dev/null
+modprobe intel_ips
+ktap_expect_eq failed_probe_no_irq "bound, 'probe ... failed with error -28' lines, i915 refcnt (before: $base), threads" \
+	"$(bound_to),$(log_count 'probe of 0100:00:00.0 failed with error -28'),$(refcnt i915),$(param threads)" \
+	",1,$base,0"
+rmmod intel_ips
+rmmod ips_sim
+insmod $M/ips_sim.ko bar="$LAB_IPS_BAR"
+rmmod i915 2>/dev/null
+
+# make stress (LAB_CYCLES, the debug kernel): cycles, and fault injection
+# on the probe, under KASAN, lockdep and kmemleak.
+cycles=$(( ${LAB_CYCLES:-0} / 50 ))
+# Bind/unbind with i915 held: each remove stops the threads, gives the
+# table back; each probe takes it again.
+bad=0
+if [ "$cycles" -gt 0 ]; then
+	modprobe i915
+	modprobe intel_ips
+	i=0
+	while [ $i -lt "$cycles" ]; do
+		i=$((i + 1))
+		unbind
+		[ "$(refcnt i915),$(param threads)" = "$free,0" ] || bad=$((bad + 1))
+		echo "$DEV" >"$DRV/bind"
+		is_bound && holds $((free + 1)) || bad=$((bad + 1))
+	done
+	rmmod intel_ips
+	rmmod i915
+fi
+ktap_figure "intel_ips bind/unbind cycles" "$cycles"
+ktap_expect_eq cycles_bind_unbind "bind/unbind cycles in a wrong state (of $cycles)" "$bad" 0
+# i915 loaded and unloaded under a bound intel_ips: the adjust thread's
+# symbol_get() meets i915 in its init, live, or in its exit.  Either
+# rmmod i915 succeeds (not taken: nothing may hold it after) or it fails
+# because intel_ips took the table (held once; released by an unbind).
+bad=0 taken=0
+n=$((cycles / 2))
+if [ "$n" -gt 0 ]; then
+	modprobe intel_ips
+	i=0
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		modprobe i915
+		sleep "$((i % 7))"
+		if rmmod i915 2>/dev/null; then
+			[ -d /sys/module/i915 ] && bad=$((bad + 1))
+		else
+			taken=$((taken + 1))
+			holds $((free + 1)) || bad=$((bad + 1))
+			unbind
+			rmmod i915 || bad=$((bad + 1))
+			echo "$DEV" >"$DRV/bind"
+		fi
+	done
+	rmmod intel_ips
+fi
+ktap_figure "i915 load/unload cycles under a bound intel_ips" "$n ($taken taken by the adjust thread)"
+ktap_expect_eq cycles_i915_load_unload "i915 load/unload cycles in a wrong state (of $n)" "$bad" 0
+# Every allocation of the probe failed in turn (tests/failnth): a failed
+# bind leaves i915's refcount and the device as they were.
+if [ "$cycles" -gt 0 ] && [ -d /sys/kernel/debug/failslab ]; then
+	faults_setup
+	modprobe i915
+	modprobe intel_ips
+	unbind
+	faults_quiet
+	/tests/failnth -m i915 -e "/sys/bus/pci/devices/$DEV/driver" \
+		-u "write:$DRV/unbind:$DEV" "write:$DRV/bind:$DEV" >/tmp/sweep.out 2>&1
+	rc=$?
+	faults_reports
+	grep '^#' /tmp/sweep.out | head -12
+	ktap_print_msg "probe sweep: $(tail -n1 /tmp/sweep.out)"
+	ktap_figure "allocations failed on purpose, intel_ips probe" "$(tail -n1 /tmp/sweep.out)"
+	ktap_expect_eq failnth_probe "failnth exit code (0: every failed probe clean), kernel reports" \
+		"$rc $REPORTS_FOUND" "0 0"
+	rmmod intel_ips
+	rmmod i915
+else
+	ktap_test_skip failnth_probe "make stress only (fault injection, LAB_CYCLES)"
+fi
+
+rmmod ips_sim
+ktap_expect_eq sim_unloads "rmmod ips_sim exit code; $DEV gone" \
+	"$?,$([ -e /sys/bus/pci/devices/$DEV ] && echo present || echo gone)" "0,gone"
+ktap_finished
