@@ -2,16 +2,19 @@
 # intel_ips, unmodified, bound to a thermal sensor and run: probe, its
 # monitor and adjust threads, its IRQ handler, remove; with i915 there
 # first, or later, or both loading at once; and probes that fail.  What
-# patches/drm/0002, 0004 and 0007 change: how intel_ips takes i915's
-# callbacks, picks i915 up when it comes late, and gives it back (after
-# its threads stop; not leaked by a failed probe).
+# patches/drm/0002, 0004, 0007 and 0008 change: how intel_ips takes
+# i915's callbacks, picks i915 up when it comes late, gives it back
+# (after its threads stop; not leaked by a failed probe), and the order in
+# which its removal stops the threads.
 #
 # The hardware is tests/modules/ips_sim (the sensor on a PCI bus of its
 # own, BAR 0 on the page the kernel command line reserves, lab.ips_bar=;
 # the MSRs at intel_ips's own RDMSR/WRMSR instructions); the CPU is QEMU's
 # presented as an Arrandale Core i5 M 520 (qemu/x86_64.conf).  The sim
-# counts i915's callbacks and, at each symbol_put() of an i915 symbol, the
-# intel_ips threads still running.
+# counts i915's callbacks, at each symbol_put() of an i915 symbol the
+# intel_ips threads still running, and the monitor thread's wake-ups of
+# the adjust thread (of a stopped one: it pins those, to count the
+# wake-up rather than let it touch a freed task).
 #
 # LAB_CYCLES (make stress) adds bind/unbind and i915 load/unload cycles.
 . /tests/ktap.sh
@@ -22,6 +25,7 @@ P=/sys/module/ips_sim/parameters
 DEV=0100:00:00.0
 DRV="/sys/bus/pci/drivers/intel ips"
 ADJUST_MS=5000			# IPS_ADJUST_PERIOD
+WINDOW_MS=5000			# IPS_SAMPLE_WINDOW, the monitor's first averages
 TURBO_LIMIT_RESET=25166056	# 0x018000e8, ips_sim's TURBO_POWER_CURRENT_LIMIT at reset
 RACE_ROUNDS=${LAB_IPS_RACE_ROUNDS:-3}
 
@@ -56,7 +60,7 @@ unbind() { echo "$DEV" >"$DRV/unbind"; }
 reset_puts() { echo 0 >"$P/i915_puts"; echo -1 >"$P/put_threads"; }
 
 ktap_print_header
-ktap_set_plan 28
+ktap_set_plan 29
 
 # The platform.
 ktap_expect_eq cpu_arrandale "CPU family/model (ips_detect_cpu wants 6/37)" \
@@ -134,6 +138,22 @@ ktap_expect_eq remove_restores_turbo_limit "TURBO_POWER_CURRENT_LIMIT after remo
 	"$(param turbo_limit)" $TURBO_LIMIT_RESET
 rmmod i915
 ktap_expect_eq unbind_then_rmmod_i915 "rmmod i915 right after the unbind: exit code" "$?" 0
+
+# Unbound within its first 5 s, while the monitor thread collects its
+# first averages, at the end of which it wakes the adjust thread: removal
+# has to stop the monitor first (patches/drm/0008), or the monitor wakes
+# an adjust thread that has exited.
+echo 0 >"$P/adjust_wakes"
+echo 0 >"$P/adjust_wakes_stopped"
+t0=$(now_ms)
+echo "$DEV" >"$DRV/bind"
+is_bound || ktap_print_msg "bind failed: $(bound_to)"
+dt=$(( $(now_ms) - t0 ))
+unbind
+ktap_figure "bind to unbind (ms)" "$dt"
+ktap_expect_eq unbind_early_wakes_no_stopped_thread "unbind before the first averages; monitor's wake-ups of the adjust thread: all, of a stopped one; threads left" \
+	"$([ "$dt" -lt $((WINDOW_MS - 1000)) ] && echo yes || echo "no ($dt ms)"),$(param adjust_wakes),$(param adjust_wakes_stopped),$(param threads)" \
+	"yes,1,0,0"
 rmmod intel_ips
 
 # intel_ips first, i915 later: the adjust thread picks the table up.
@@ -214,6 +234,7 @@ cycles=$(( ${LAB_CYCLES:-0} / 50 ))
 # Bind/unbind with i915 held: each remove stops the threads, gives the
 # table back; each probe takes it again.
 bad=0
+echo 0 >"$P/adjust_wakes_stopped"
 if [ "$cycles" -gt 0 ]; then
 	modprobe i915
 	modprobe intel_ips
@@ -229,7 +250,8 @@ if [ "$cycles" -gt 0 ]; then
 	rmmod i915
 fi
 ktap_figure "intel_ips bind/unbind cycles" "$cycles"
-ktap_expect_eq cycles_bind_unbind "bind/unbind cycles in a wrong state (of $cycles)" "$bad" 0
+ktap_expect_eq cycles_bind_unbind "bind/unbind cycles in a wrong state (of $cycles); wake-ups of a stopped adjust thread" \
+	"$bad,$(param adjust_wakes_stopped)" "0,0"
 # i915 loaded and unloaded under a bound intel_ips: the adjust thread's
 # symbol_get() meets i915 in its init, live, or in its exit.  Either
 # rmmod i915 succeeds (not taken: nothing may hold it after) or it fails
@@ -261,6 +283,7 @@ ktap_expect_eq cycles_i915_load_unload "i915 load/unload cycles in a wrong state
 # bind leaves i915's refcount and the device as they were.
 if [ "$cycles" -gt 0 ] && [ -d /sys/kernel/debug/failslab ]; then
 	faults_setup
+	echo 0 >"$P/adjust_wakes_stopped"
 	modprobe i915
 	modprobe intel_ips
 	unbind
@@ -272,8 +295,8 @@ if [ "$cycles" -gt 0 ] && [ -d /sys/kernel/debug/failslab ]; then
 	grep '^#' /tmp/sweep.out | head -12
 	ktap_print_msg "probe sweep: $(tail -n1 /tmp/sweep.out)"
 	ktap_figure "allocations failed on purpose, intel_ips probe" "$(tail -n1 /tmp/sweep.out)"
-	ktap_expect_eq failnth_probe "failnth exit code (0: every failed probe clean), kernel reports" \
-		"$rc $REPORTS_FOUND" "0 0"
+	ktap_expect_eq failnth_probe "failnth exit code (0: every failed probe clean), kernel reports, wake-ups of a stopped adjust thread" \
+		"$rc $REPORTS_FOUND $(param adjust_wakes_stopped)" "0 0 0"
 	rmmod intel_ips
 	rmmod i915
 else

@@ -24,8 +24,13 @@
  *
  * It also watches, without changing anything: every symbol_put() of an
  * i915 symbol (how many intel_ips threads are still running at that
- * moment: put_threads), and i915's IPS callbacks (how often intel_ips
- * calls them).  The tests (tests/intel_ips.sh) read it all from the
+ * moment: put_threads), i915's IPS callbacks (how often intel_ips calls
+ * them), and the monitor thread's wake-ups of the adjust thread
+ * (adjust_wakes), counting those of an adjust thread that kthread_stop()
+ * was called on while a monitor thread still ran (adjust_wakes_stopped).
+ * Such a thread is kept pinned (a task_struct reference, dropped when
+ * this module goes) so that the wake-up is counted rather than done on
+ * freed memory.  The tests (tests/intel_ips.sh) read it all from the
  * parameters.  No line of intel_ips or i915 is replaced.
  *
  * Load it before intel_ips and i915: it hooks them as they load.
@@ -40,6 +45,7 @@
 #include <linux/pci.h>
 #include <linux/percpu.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 #include <asm/extable.h>
@@ -92,9 +98,11 @@ static uint irq = 5;
 module_param(irq, uint, 0444);
 MODULE_PARM_DESC(irq, "ISA IRQ of the device's INTA# (0: no INTx)");
 
-/* The MSRs: PLATFORM_INFO says TDP override available (clear it: the
+/*
+ * The MSRs: PLATFORM_INFO says TDP override available (clear it: the
  * probe must fail after it took i915's callbacks); 29 W of TDP for the
- * Core i5 M 520, in 1/8 W, and 48 A of TDC. */
+ * Core i5 M 520, in 1/8 W, and 48 A of TDC.
+ */
 static unsigned long long platform_info = PLATFORM_TDP | (19 << 8);
 module_param(platform_info, ullong, 0644);
 static unsigned long long misc_enable = MISC_TURBO_EN | 1;
@@ -123,6 +131,15 @@ module_param_named(i915_calls, i915_calls.counter, int, 0644);
 MODULE_PARM_DESC(i915_calls, "calls of i915's IPS callbacks");
 module_param_named(mch_calls, mch_calls.counter, int, 0644);
 MODULE_PARM_DESC(mch_calls, "calls of i915_read_mch_val() (the monitor thread)");
+
+static atomic_t adjust_wakes, adjust_wakes_stopped;
+module_param_named(adjust_wakes, adjust_wakes.counter, int, 0644);
+MODULE_PARM_DESC(adjust_wakes, "wake-ups of ips-adjust by ips-monitor");
+module_param_named(adjust_wakes_stopped, adjust_wakes_stopped.counter, int, 0644);
+MODULE_PARM_DESC(adjust_wakes_stopped, "of those, of an ips-adjust kthread_stop() was called on");
+static atomic_t pins_full;
+module_param_named(pins_full, pins_full.counter, int, 0444);
+MODULE_PARM_DESC(pins_full, "stopped ips-adjust threads left unpinned (no room)");
 
 static void __iomem *regs;
 static struct pci_bus *sim_bus;
@@ -207,8 +224,10 @@ static void sim_regs_reset(void)
 	writel(50 << 8, regs + THM_MGTV);
 }
 
-/* Register access from the tests: "offset=value" (hex, 8 to 32 bits by
- * the value's width: 0x12, 0x1234, 0x12345678). */
+/*
+ * Register access from the tests: "offset=value" (hex, 8 to 32 bits by
+ * the value's width: 0x12, 0x1234, 0x12345678).
+ */
 static int reg_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int off;
@@ -219,9 +238,17 @@ static int reg_set(const char *val, const struct kernel_param *kp)
 	    kstrtou32(v, 16, &x))
 		return -EINVAL;
 	switch (strlen(v) - (v[0] == '0' && (v[1] | 0x20) == 'x' ? 2 : 0)) {
-	case 1: case 2: writeb(x, regs + off); break;
-	case 3: case 4: writew(x, regs + off); break;
-	default: writel(x, regs + off); break;
+	case 1:
+	case 2:
+		writeb(x, regs + off);
+		break;
+	case 3:
+	case 4:
+		writew(x, regs + off);
+		break;
+	default:
+		writel(x, regs + off);
+		break;
 	}
 	return 0;
 }
@@ -258,8 +285,8 @@ static int fire_set(const char *val, const struct kernel_param *kp)
 	writeb(0, regs + THM_SEC);
 	writeb(1, regs + THM_TES);
 	ret = irq_chip_retrigger_hierarchy(irq_get_irq_data(irq));
-	for (i = 0; ret == 1 && i < 100 && !readb(regs + THM_SEC); i++)
-		msleep(10);
+	for (i = 0; ret == 1 && i < 50 && !readb(regs + THM_SEC); i++)
+		msleep(20);
 	irq_ack = readb(regs + THM_SEC);
 	writeb(0, regs + THM_TES);
 	writeb(0, regs + THM_SEC);
@@ -352,9 +379,11 @@ static int msr_pre(struct kprobe *kp, struct pt_regs *r)
 	return 1;
 }
 
-/* Never called (msr_pre skips the instruction), but a kprobe with a
+/*
+ * Never called (msr_pre skips the instruction), but a kprobe with a
  * post handler is never optimised into a jump, which would run the
- * instruction whatever msr_pre did. */
+ * instruction whatever msr_pre did.
+ */
 static void msr_post(struct kprobe *kp, struct pt_regs *r, unsigned long flags)
 {
 }
@@ -411,8 +440,10 @@ static int msr_hook(struct module *mod)
 	return 0;
 }
 
-/* i915's callbacks, counted; the same names in the baseline (exported
- * functions) and the series (the table's static functions). */
+/*
+ * i915's callbacks, counted; the same names in the baseline (exported
+ * functions) and the series (the table's static functions).
+ */
 static const char * const i915_callbacks[] = {
 	"i915_read_mch_val", "i915_gpu_raise", "i915_gpu_lower",
 	"i915_gpu_busy", "i915_gpu_turbo_disable",
@@ -502,6 +533,91 @@ static struct kprobe put_probe = {
 	.pre_handler = put_pre,
 };
 
+static bool ips_thread(struct task_struct *p, const char *comm)
+{
+	return (p->flags & PF_KTHREAD) && !strcmp(p->comm, comm);
+}
+
+static bool ips_monitor_runs(void)
+{
+	struct task_struct *p;
+	bool runs = false;
+
+	rcu_read_lock();
+	for_each_process(p)
+		if (ips_thread(p, "ips-monitor") && !(p->flags & PF_EXITING))
+			runs = true;
+	rcu_read_unlock();
+	return runs;
+}
+
+/*
+ * ips-adjust threads stopped while a monitor thread ran, which could
+ * still wake them: pinned until this module goes.
+ */
+static struct task_struct *stopped[64];
+static DEFINE_RAW_SPINLOCK(stopped_lock);
+
+static int kthread_stop_pre(struct kprobe *kp, struct pt_regs *r)
+{
+	struct task_struct *k = (struct task_struct *)r->di;
+	unsigned long flags;
+	int i;
+
+	if (!ips_thread(k, "ips-adjust") || !ips_monitor_runs())
+		return 0;
+	raw_spin_lock_irqsave(&stopped_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(stopped) && stopped[i]; i++)
+		;
+	if (i < ARRAY_SIZE(stopped))
+		stopped[i] = get_task_struct(k);
+	else
+		atomic_inc(&pins_full);
+	raw_spin_unlock_irqrestore(&stopped_lock, flags);
+	return 0;
+}
+
+static int wake_pre(struct kprobe *kp, struct pt_regs *r)
+{
+	struct task_struct *p = (struct task_struct *)r->di;
+	unsigned long flags;
+	int i;
+
+	if (!ips_thread(current, "ips-monitor"))
+		return 0;
+	raw_spin_lock_irqsave(&stopped_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(stopped) && stopped[i]; i++)
+		if (stopped[i] == p) {
+			atomic_inc(&adjust_wakes_stopped);
+			pr_warn("ips_sim: ips-monitor woke ips-adjust %d after its kthread_stop() (exit_state %d)\n",
+				p->pid, p->exit_state);
+		}
+	raw_spin_unlock_irqrestore(&stopped_lock, flags);
+	if (ips_thread(p, "ips-adjust"))
+		atomic_inc(&adjust_wakes);
+	return 0;
+}
+
+static struct kprobe stop_probe = {
+	.symbol_name = "kthread_stop",
+	.pre_handler = kthread_stop_pre,
+};
+
+static struct kprobe wake_probe = {
+	.symbol_name = "wake_up_process",
+	.pre_handler = wake_pre,
+};
+
+static struct kprobe *kps[] = { &stop_probe, &wake_probe };
+
+static void unpin_stopped(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(stopped) && stopped[i]; i++)
+		put_task_struct(stopped[i]);
+}
+
 /* What the CPU itself (QEMU's TCG) answers for them, for the log. */
 static void msr_report(void)
 {
@@ -551,6 +667,11 @@ static int __init ips_sim_init(void)
 		pr_err("ips_sim: kprobe on __symbol_put: %d\n", ret);
 		goto err_notifier;
 	}
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (ret) {
+		pr_err("ips_sim: kprobes on kthread_stop, wake_up_process: %d\n", ret);
+		goto err_put_probe;
+	}
 
 	timer_setup(&me_timer, me_tick, 0);
 	mod_timer(&me_timer, jiffies + msecs_to_jiffies(200));
@@ -583,6 +704,8 @@ err_window:
 	release_resource(&sim_window);
 err_timer:
 	del_timer_sync(&me_timer);
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+err_put_probe:
 	unregister_kprobe(&put_probe);
 err_notifier:
 	unregister_module_notifier(&sim_nb);
@@ -601,6 +724,8 @@ static void __exit ips_sim_exit(void)
 	del_timer_sync(&me_timer);
 	unregister_module_notifier(&sim_nb);
 	unregister_kprobe(&put_probe);
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+	unpin_stopped();
 	msr_unhook();
 	cb_unhook();
 	iounmap(regs);
