@@ -297,45 +297,6 @@ static const struct kernel_param_ops fire_ops = { .set = fire_set };
 module_param_cb(fire, &fire_ops, NULL, 0200);
 MODULE_PARM_DESC(fire, "write 1: raise the sensor's interrupt once");
 
-/*
- * The sensor's IRQ taken, not shared, by another handler: intel_ips's
- * request_irq(IRQF_SHARED) then fails with -EBUSY.
- */
-static bool irq_busy;
-
-static irqreturn_t busy_handler(int irq, void *arg)
-{
-	return IRQ_NONE;
-}
-
-static int irq_busy_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int ret;
-
-	ret = kstrtobool(val, &on);
-	if (ret)
-		return ret;
-	if (!irq || on == irq_busy)
-		return irq ? 0 : -EINVAL;
-	if (on) {
-		ret = request_irq(irq, busy_handler, 0, "ips_sim_busy", &irq_busy);
-		if (ret)
-			return ret;
-	} else {
-		free_irq(irq, &irq_busy);
-	}
-	irq_busy = on;
-	return 0;
-}
-
-static const struct kernel_param_ops irq_busy_ops = {
-	.set = irq_busy_set,
-	.get = param_get_bool,
-};
-module_param_cb(irq_busy, &irq_busy_ops, &irq_busy, 0644);
-MODULE_PARM_DESC(irq_busy, "1: hold the sensor's IRQ, not shared");
-
 /* intel_ips's threads that run, not stopped or exiting. */
 static int ips_threads_now(void)
 {
@@ -755,8 +716,6 @@ err_unmap:
 
 static void __exit ips_sim_exit(void)
 {
-	if (irq_busy)
-		free_irq(irq, &irq_busy);
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(sim_bus);
 	pci_remove_root_bus(sim_bus);
