@@ -297,6 +297,11 @@ static const struct kernel_param_ops fire_ops = { .set = fire_set };
 module_param_cb(fire, &fire_ops, NULL, 0200);
 MODULE_PARM_DESC(fire, "write 1: raise the sensor's interrupt once");
 
+static bool ips_thread(struct task_struct *p, const char *comm)
+{
+	return (p->flags & PF_KTHREAD) && !strcmp(p->comm, comm);
+}
+
 /* intel_ips's threads that run, not stopped or exiting. */
 static int ips_threads_now(void)
 {
@@ -305,8 +310,8 @@ static int ips_threads_now(void)
 
 	rcu_read_lock();
 	for_each_process(p)
-		if ((p->flags & PF_KTHREAD) && !(p->flags & PF_EXITING) &&
-		    (!strcmp(p->comm, "ips-adjust") || !strcmp(p->comm, "ips-monitor")))
+		if (!(p->flags & PF_EXITING) &&
+		    (ips_thread(p, "ips-adjust") || ips_thread(p, "ips-monitor")))
 			n++;
 	rcu_read_unlock();
 	return n;
@@ -532,11 +537,6 @@ static struct kprobe put_probe = {
 	.symbol_name = "__symbol_put",
 	.pre_handler = put_pre,
 };
-
-static bool ips_thread(struct task_struct *p, const char *comm)
-{
-	return (p->flags & PF_KTHREAD) && !strcmp(p->comm, comm);
-}
 
 static bool ips_monitor_runs(void)
 {
