@@ -260,7 +260,7 @@ $(VD)/stamp.kernel: $(VD)/stamp.config $(VD)/kbuild qemu/build.sh
 	$(Q)touch $@
 
 initramfs: $(VD)/initramfs.cpio
-$(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/* tests/*/*) qemu/initramfs.sh
+$(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/* tests/*/* tests/*/*/*) qemu/initramfs.sh
 	$(Q)$(MAKE) -s -C tests O=$(VD)/tests KSRC=$(SRC) KOBJ=$(OBJ)
 	$(Q)qemu/initramfs.sh $(SRC) $(OBJ) $(VD)/tests $@
 
