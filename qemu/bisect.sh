@@ -2,12 +2,14 @@
 # Gate "bisect": apply the series one patch at a time and build after each,
 # in every configuration named, so that each patch builds on its own.
 # Each configuration is built incrementally from one patch to the next
-# (and through ccache) in a variant folder (build/KVER/FOLDER, those of
-# make linked, which boots their last step): modular and builtin share
-# one, builtin, since kbuild rebuilds only what depends
-# on the options that differ (MTD, DRM, intel_ips: a few hundred objects,
-# not the whole kernel); nomodules has its own (CONFIG_MODULES reaches
-# nearly every object).
+# (qemu/apply.sh applies only the next patch, so kbuild compiles only
+# what it changes; and through ccache) in the variant folder that already
+# holds its configuration (build/KVER/FOLDER): modular in patched's (make
+# and make check built it, with the whole series: the first step compiles
+# only what the later patches changed), builtin and nomodules in those of
+# make linked, which boots their last step.  A folder keeps one
+# configuration: switching one is a build of most of the kernel, even
+# through ccache.
 # Prints a matrix, names the first patch that breaks each configuration,
 # exits 1 if any build failed.
 #
@@ -22,10 +24,12 @@ patches=$(qemu/series.sh "$series")
 total=$(echo $patches | wc -w)
 
 # The lab's fragments, then what each configuration adds, and what to
-# build: vmlinux is what a patch can break (bzImage only compresses it).
+# build: vmlinux is what a patch can break (bzImage only compresses it);
+# modular builds patched's own targets (the default, bzImage modules), so
+# that its folder stays as make left it.
 bisect_config() {
 	case $1 in
-	modular) extra= targets="vmlinux modules" folder=builtin ;;
+	modular) extra= targets= folder=patched ;;
 	builtin) extra=qemu/builtin.config targets="vmlinux modules" folder=builtin ;;
 	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux folder=nomodules ;;
 	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
