@@ -96,19 +96,22 @@ all: smoke
 # series built patch by patch in every bisect configuration, the stress
 # run on the debug kernel, and the mails as they would be sent.  Every
 # stage runs even if one before it failed; qemu/summary.sh closes with one
-# "N passed, N failed" over all of them.  The stress run's guest (TCG,
-# mostly one CPU busy) runs in the background while the baseline, static
-# and bisect stages build on the other: its output (with the guest's
-# current test every 30 s) comes after theirs, then live until it ends.
+# "N passed, N failed" over all of them.  make stress (the debug kernel's
+# build, then its guest: TCG, mostly one CPU busy) runs in the background
+# from the start, beside the patched and baseline tests, static, bisect
+# and linked, so that neither chain leaves a CPU idle while the other
+# waits on a guest: its output (with the guest's current test every 30 s)
+# comes after theirs, then live until it ends.  The tree is extracted
+# first, once for both.
 CHECK_VARIANTS := patched baseline debug $(foreach v,$(LINKED),$(v) baseline-$(v))
 check: packages
 	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/guard.txt \
 		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt
 	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
-	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
-	-$(Q)$(MAKE) --no-print-directory $(STRESS_VARS) initramfs
+	-$(Q)$(MAKE) --no-print-directory tree
 	-$(Q)$(MAKE) --no-print-directory stress >$(K)/stress.out 2>&1 & pid=$$!; \
-		echo "check: make stress runs in the background, log: $(K)/stress.out"; \
+		echo "check: make stress (the debug kernel, then its guest) runs in the background, log: $(K)/stress.out"; \
+		$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory static; \
 		$(MAKE) --no-print-directory bisect; \
