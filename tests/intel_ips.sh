@@ -60,7 +60,7 @@ unbind() { echo "$DEV" >"$DRV/unbind"; }
 reset_puts() { echo 0 >"$P/i915_puts"; echo -1 >"$P/put_threads"; }
 
 ktap_print_header
-ktap_set_plan 29
+ktap_set_plan 30
 
 # The platform.
 ktap_expect_eq cpu_arrandale "CPU family/model (ips_detect_cpu wants 6/37)" \
@@ -213,6 +213,15 @@ ktap_expect_eq failed_probe_keeps_no_i915_ref "bound, 'TDP override unavailable'
 	",1,$base,0"
 rmmod intel_ips
 echo $((1 << 29 | 19 << 8)) >"$P/platform_info"
+# The IRQ held, not shared, by another handler: request_irq() fails.
+echo 1 >"$P/irq_busy"
+dmesg -c >/dev/null
+modprobe intel_ips
+ktap_expect_eq failed_probe_irq_busy "bound, 'request irq failed' lines, i915 refcnt (before: $base), threads" \
+	"$(bound_to),$(log_count 'request irq failed, aborting'),$(refcnt i915),$(param threads)" \
+	",1,$base,0"
+rmmod intel_ips
+echo 0 >"$P/irq_busy"
 # No INTx (interrupt pin 0): pci_alloc_irq_vectors() fails, after the
 # callbacks were taken too.
 rmmod ips_sim

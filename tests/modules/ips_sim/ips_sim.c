@@ -302,6 +302,45 @@ static bool ips_thread(struct task_struct *p, const char *comm)
 	return (p->flags & PF_KTHREAD) && !strcmp(p->comm, comm);
 }
 
+/*
+ * The sensor's IRQ taken, not shared, by another handler: intel_ips's
+ * request_irq(IRQF_SHARED) then fails with -EBUSY.
+ */
+static bool irq_busy;
+
+static irqreturn_t busy_handler(int irq, void *arg)
+{
+	return IRQ_NONE;
+}
+
+static int irq_busy_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(val, &on);
+	if (ret)
+		return ret;
+	if (!irq || on == irq_busy)
+		return irq ? 0 : -EINVAL;
+	if (on) {
+		ret = request_irq(irq, busy_handler, 0, "ips_sim_busy", &irq_busy);
+		if (ret)
+			return ret;
+	} else {
+		free_irq(irq, &irq_busy);
+	}
+	irq_busy = on;
+	return 0;
+}
+
+static const struct kernel_param_ops irq_busy_ops = {
+	.set = irq_busy_set,
+	.get = param_get_bool,
+};
+module_param_cb(irq_busy, &irq_busy_ops, &irq_busy, 0644);
+MODULE_PARM_DESC(irq_busy, "1: hold the sensor's IRQ, not shared");
+
 /* intel_ips's threads that run, not stopped or exiting. */
 static int ips_threads_now(void)
 {
@@ -718,6 +757,8 @@ static void __exit ips_sim_exit(void)
 {
 	struct pci_host_bridge *bridge = to_pci_host_bridge(sim_bus->bridge);
 
+	if (irq_busy)
+		free_irq(irq, &irq_busy);
 	pci_lock_rescan_remove();
 	pci_stop_root_bus(sim_bus);
 	pci_remove_root_bus(sim_bus);
