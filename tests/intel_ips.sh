@@ -164,12 +164,18 @@ ktap_expect_eq no_i915_binds "bound without i915; 'graphics turbo disabled until
 wait_until $((ADJUST_MS * 2 + 2000)) adjusted
 modprobe i915
 base=$(refcnt i915)
-t0=$(now_ms)
 wait_until $((ADJUST_MS + 3000)) sh -c "dmesg | grep -q 'i915 driver attached'"
-dt=$(( $(now_ms) - t0 ))
-ktap_figure "i915 picked up after its load (ms)" "$dt"
-ktap_expect_eq i915_loaded_after "'i915 driver attached, reenabling gpu turbo' lines; within one adjust period ($ADJUST_MS ms + 1 s)" \
-	"$(log_count 'i915 driver attached, reenabling gpu turbo'),$([ "$dt" -le $((ADJUST_MS + 1000)) ] && echo yes || echo "no ($dt ms)")" "1,yes"
+# The time from i915 going live (ips_sim's module notifier: symbol_get()
+# finds the table from then on) to intel_ips's line, both the kernel's
+# own timestamps: no modprobe or shell polling in it, however busy the
+# host is.
+dt=$(dmesg | awk '
+	function ts(l) { sub(/^\[ */, "", l); return l + 0 }
+	/ips_sim: i915 live/ { t0 = ts($0) }
+	/i915 driver attached/ && t0 != "" { printf "%d\n", (ts($0) - t0) * 1000; exit }')
+ktap_figure "i915 picked up after it went live (ms)" "${dt:-never}"
+ktap_expect_eq i915_loaded_after "'i915 driver attached, reenabling gpu turbo' lines; within one adjust period ($ADJUST_MS ms + 1 s) of i915 going live" \
+	"$(log_count 'i915 driver attached, reenabling gpu turbo'),$([ -n "$dt" ] && [ "$dt" -le $((ADJUST_MS + 1000)) ] && echo yes || echo "no (${dt:-never}${dt:+ ms})")" "1,yes"
 ktap_expect_eq i915_loaded_after_holds_i915 "i915 refcnt after the pick-up (before: $base)" \
 	"$(refcnt i915)" $((base + 1))
 rmmod intel_ips

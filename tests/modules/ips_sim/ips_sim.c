@@ -544,8 +544,11 @@ static int sim_module_event(struct notifier_block *nb, unsigned long state,
 		if (state == MODULE_STATE_GOING)
 			msr_unhook();
 	} else if (!strcmp(mod->name, "i915")) {
-		if (state == MODULE_STATE_LIVE)
+		if (state == MODULE_STATE_LIVE) {
+			/* From now on symbol_get() finds its table. */
+			pr_info("ips_sim: i915 live\n");
 			cb_hook();
+		}
 		if (state == MODULE_STATE_GOING)
 			cb_unhook();
 	}
