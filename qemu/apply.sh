@@ -23,6 +23,11 @@ pristine() {
 	git -C "$src" clean -q -f -d -x
 }
 
+# patch_file P: the file of series entry P (relative to the repository).
+patch_file() {
+	case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac
+}
+
 # The tree SRC holds, as git's id of it (untracked files included).
 tree_id() {
 	git -C "$src" add -A && git -C "$src" write-tree
@@ -30,7 +35,7 @@ tree_id() {
 
 patches=$(qemu/series.sh -v "$series")
 want=$(for p in $patches; do
-	case $p in /*) f=$p ;; *) f=$top/$p ;; esac
+	f=$(patch_file "$p")
 	[ -f "$f" ] && echo "$(sha256sum <"$f" | cut -c1-16) $p" || echo "missing $p"
 done)
 # done_: the patches the record says SRC holds, if they begin the series.
@@ -53,7 +58,7 @@ n=0
 for p in $patches; do
 	n=$((n + 1))
 	[ $n -gt "$skip" ] || continue
-	case $p in /*) f=$p ;; *) f=$top/$p ;; esac
+	f=$(patch_file "$p")
 	if [ ! -f "$f" ]; then
 		echo "series: $series names $p, which does not exist" >&2
 		pristine
