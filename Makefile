@@ -12,6 +12,8 @@
 #                    in its own build folder
 #   make static | bisect | linked | coverage | mail    the gates one by
 #                    one (see README.md)
+#   make compile     apply, configure, compile the folders the series
+#                    changes: no link, no boot (.ci/run, KVER=6.12)
 #   make fresh       make, from nothing, in a new Debian 12 root
 #   make help        the variables below
 
@@ -86,7 +88,7 @@ export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
 .PHONY: FORCE all check baseline stress bench smoke bisect static mail packages tree apply config kernel \
-	linked coverage \
+	linked coverage compile \
 	initramfs help clean distclean fresh
 .DELETE_ON_ERROR:
 
@@ -204,6 +206,12 @@ endif
 fresh:
 	$(Q)qemu/packages.sh $(KVER) debootstrap
 	$(Q)qemu/fresh.sh $(BUILD)/fresh "$(FRESH)"
+
+# The series compiled without a link or a boot: kbuild's directory target
+# of each folder that holds a file the series changes (qemu/compile.sh;
+# .ci/run's check of KVER=6.12).
+compile: packages $(VD)/stamp.config
+	$(Q)qemu/compile.sh $(SRC) $(OBJ) $(SERIES) $(VD)/compile.txt
 
 # Each patch of the series builds on its own, in BISECT_CONFIGS.
 bisect: packages tree
