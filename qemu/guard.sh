@@ -14,7 +14,7 @@
 set -u
 report=$1 makefile=${2:-Makefile}
 kver=0.0
-targets="all check baseline stress bench bisect static mail fresh tree apply kernel linked coverage"
+targets="all check baseline stress bench bisect static mail fresh tree apply kernel linked coverage compile"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # make check writes the background stress run's output there, even with -n.
