@@ -36,6 +36,22 @@ bisect_config() {
 	esac
 }
 
+# built_from PATCH OBJ: whether the build in OBJ can depend on what PATCH
+# changes: a file that a compiled object was made from or includes
+# (kbuild's .cmd files list them), a new file, or kbuild's own input
+# (Makefile, Kbuild, Kconfig, scripts/, tools/).  When not, the step's
+# build is the step before's, which built, and it is not run again.
+built_from() {
+	! grep -q '^--- /dev/null' "$1" || return 0
+	for f in $(sed -n 's|^[-+][-+][-+] [ab]/\([^[:space:]]*\).*|\1|p' "$1" | sort -u); do
+		case $f in
+		*/Makefile|Makefile|*/Kbuild|*/Kconfig*|*.mk|scripts/*|tools/*) return 0 ;;
+		esac
+		! grep -rqlF --include='.*.cmd' "src/$f" "$2" || return 0
+	done
+	return 1
+}
+
 report=$dir/bisect.txt
 : >"$report"
 fail=0
@@ -60,7 +76,12 @@ for cfg; do
 		echo "$patches" | tr ' ' '\n' | grep -v '^$' | head -n $n >"$prefix.new"
 		mv "$prefix.new" "$prefix"
 		start=$(date +%s)
-		if make -s --no-print-directory kernel VARIANT="$folder" \
+		note=
+		if [ $n -gt 1 ] && [ -z "$first" ] && ! built_from "$p" "$dir/$folder/obj"; then
+			r=ok note="  (nothing it changes is built here)"
+			echo "bisect: $cfg: no object of $dir/$folder/obj is made from what $p changes: the build of step $((n - 1)) stands" \
+				>"$dir/bisect-$cfg.$n.log"
+		elif make -s --no-print-directory kernel VARIANT="$folder" \
 			SERIES="$prefix" EXTRA_FRAGMENTS="$extra" \
 			KERNEL_TARGETS="$targets" >"$dir/bisect-$cfg.$n.log" 2>&1; then
 			r=ok
@@ -69,8 +90,8 @@ for cfg; do
 			fail=1
 			[ -n "$first" ] || first="$n $(basename "$p")"
 		fi
-		printf '%-10s %2d/%d %-4s %4ds  %s\n' "$cfg" $n "$total" $r \
-			$(($(date +%s) - start)) "$(basename "$p")" | tee -a "$report"
+		printf '%-10s %2d/%d %-4s %4ds  %s%s\n' "$cfg" $n "$total" $r \
+			$(($(date +%s) - start)) "$(basename "$p")" "$note" | tee -a "$report"
 		[ $r = ok ] || tail -15 "$dir/bisect-$cfg.$n.log" | sed 's/^/    /'
 	done
 	if [ -n "$first" ]; then
