@@ -15,8 +15,7 @@ set -u
 src=$1 obj=$2 series=$3 report=$4
 : >"$report"
 dirs=
-for f in $(qemu/series.sh "$series" | xargs cat |
-		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' | sort -u); do
+for f in $(qemu/series.sh -f "$series" | grep '\.c$'); do
 	d=$(dirname "$f")
 	while [ "$d" != . ] && [ ! -f "$src/$d/Makefile" ] && [ ! -f "$src/$d/Kbuild" ]; do
 		d=$(dirname "$d")

@@ -22,7 +22,7 @@ set -eu
 
 # The files the series changes, from its diffs.
 series_files() {
-	for p in $(qemu/series.sh "$1"); do sed -n 's|^+++ b/||p; s|^--- a/||p' "$p"; done | sort -u
+	qemu/series.sh -f "$1"
 }
 
 case ${1:-} in

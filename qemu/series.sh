@@ -9,24 +9,33 @@
 #
 # (the same rule picks patches/<folder>/<KVER>/cover-letter for make mail).
 # -v: say on stderr how many variants were taken and what was left out.
+# -f: print the files the patches change (their diffs' a/ and b/ paths,
+#     sorted, once each) instead of the patches.
 #
-# usage: KVER=... series.sh [-v] SERIES
+# usage: KVER=... series.sh [-v] [-f] SERIES
 set -eu
-verbose=0 nv=0
+verbose=0 files=0 nv=0
 [ "${1:-}" != -v ] || { verbose=1; shift; }
+[ "${1:-}" != -f ] || { files=1; shift; }
 series=$1 kver=${KVER:-6.1}
 [ -f "$series" ] || { echo "series: $series not found" >&2; exit 1; }
+list=
 for p in $(sed -e 's/#.*//' "$series"); do
 	v=$(dirname "$p")/$kver/$(basename "$p")
 	if [ -f "$v" ]; then
 		nv=$((nv + 1))
-		echo "$v"
+		list="$list $v"
 	elif [ -f "${v%.patch}.drop" ]; then
 		[ $verbose = 0 ] ||
 			echo "series: $kver: left out $p: $(cat "${v%.patch}.drop")" >&2
 	else
-		echo "$p"
+		list="$list $p"
 	fi
 done
 [ $verbose = 0 ] || [ $nv = 0 ] ||
 	echo "series: $kver: $nv patch(es) taken from their $kver variant (patches/*/$kver/)" >&2
+if [ $files = 1 ]; then
+	for p in $list; do sed -n 's|^+++ b/||p; s|^--- a/||p' "$p"; done | sort -u
+else
+	for p in $list; do echo "$p"; done
+fi

@@ -15,8 +15,7 @@ report=$k/static.txt
 # The touched files that the lab's configuration builds (an object in the
 # patched build); the others are named and left out.
 files=
-for f in $(qemu/series.sh "$series" | xargs cat |
-		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' | sort -u); do
+for f in $(qemu/series.sh -f "$series" | grep '\.c$'); do
 	if [ -f "$k/patched/obj/${f%.c}.o" ]; then
 		files="$files $f"
 	else
