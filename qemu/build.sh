@@ -67,4 +67,8 @@ if [ "$cc" != gcc ]; then
 		/cache hit \(direct\)/ {d=$NF} /cache hit \(preprocessed\)/ {p=$NF} /cache miss/ {m=$NF}
 		END { if (m != "") print ", ccache hits " d+p " of " d+p+m }')
 fi
-echo "build: $*: $(find "$obj" -name '*.ko' | wc -l) modules, in $(( $(date +%s) - start )) s$hits"
+# The modules of this configuration: kbuild's list (a folder that held
+# another configuration keeps its old .ko files).
+mods=0
+! grep -q '^CONFIG_MODULES=y' "$obj/.config" || mods=$(grep -c . "$obj/modules.order" 2>/dev/null) || true
+echo "build: $*: ${mods:-0} modules, in $(( $(date +%s) - start )) s$hits"
