@@ -56,15 +56,20 @@ endif
 # A variant builds in build/KVER/FOLDER, its own folder but for the
 # linked kernels (make linked), whose name says which: builtin,
 # nomodules, nomodules-nointelext, and baseline-NAME on the baseline.
-# They build in the folders of make bisect's last steps (builtin and
-# nomodules: the same configuration at the last patch), one after the
-# other, so that each is an incremental build of the one before; every
-# test name says which kernel it ran on.
+# They build in the folders of make bisect's last steps (the same
+# configuration at the last patch), one after the other, so that each is
+# an incremental build of the one before; every test name says which
+# kernel it ran on.  The nomodules kernels have a folder of their own
+# (without module support nearly every object differs); the builtin ones
+# build in the baseline's: the same kernel with the MTD chip drivers,
+# i915 and intel_ips switched from m to y, which kbuild rebuilds, with
+# what depends on those options (about a third of the objects), instead
+# of the whole kernel in a new folder.  make baseline switches it back.
 LINKED := builtin nomodules nomodules-nointelext
 LINKED_NAME := $(VARIANT:baseline-%=%)
 FOLDER   := $(VARIANT)
 ifneq ($(filter $(LINKED),$(LINKED_NAME)),)
-FOLDER   := $(firstword $(subst -, ,$(LINKED_NAME)))
+FOLDER   := $(patsubst builtin,baseline,$(firstword $(subst -, ,$(LINKED_NAME))))
 EXTRA_FRAGMENTS := qemu/builtin.config \
 	$(if $(findstring nomodules,$(LINKED_NAME)),qemu/nomodules.config) \
 	$(if $(findstring nointelext,$(LINKED_NAME)),qemu/nointelext.config)

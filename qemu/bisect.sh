@@ -3,13 +3,16 @@
 # in every configuration named, so that each patch builds on its own.
 # Each configuration is built incrementally from one patch to the next
 # (qemu/apply.sh applies only the next patch, so kbuild compiles only
-# what it changes; and through ccache) in the variant folder that already
-# holds its configuration (build/KVER/FOLDER): modular in patched's (make
-# and make check built it, with the whole series: the first step compiles
-# only what the later patches changed), builtin and nomodules in those of
-# make linked, which boots their last step.  A folder keeps one
-# configuration: switching one is a build of most of the kernel, even
-# through ccache.
+# what it changes; and through ccache) in a variant folder that holds a
+# build of the same tree (build/KVER/FOLDER): modular, then builtin in the
+# baseline's (make baseline built it without the series: the first step
+# compiles what patch 1 changes; builtin is the same kernel with the chip
+# drivers, i915 and intel_ips switched to =y: kbuild rebuilds what
+# depends on the options that change, not the whole kernel, which a new
+# folder costs even through ccache), nomodules in a folder of its own
+# (CONFIG_MODULES=n changes nearly every object).  The patched folder
+# stays as make left it.  make linked boots the last steps of builtin
+# and nomodules (the Makefile's FOLDER).
 # Prints a matrix, names the first patch that breaks each configuration,
 # exits 1 if any build failed.
 #
@@ -25,13 +28,13 @@ total=$(echo $patches | wc -w)
 
 # The lab's fragments, then what each configuration adds, and what to
 # build: vmlinux is what a patch can break (bzImage only compresses it);
-# modular builds patched's own targets (the default, bzImage modules), so
-# that its folder stays as make left it.
+# modular builds the baseline's own targets (the default, bzImage
+# modules).  VARIANT names the configuration, FOLDER where it builds.
 bisect_config() {
 	case $1 in
-	modular) extra= targets= folder=patched ;;
-	builtin) extra=qemu/builtin.config targets="vmlinux modules" folder=builtin ;;
-	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux folder=nomodules ;;
+	modular) extra= targets= variant=patched folder=baseline ;;
+	builtin) extra=qemu/builtin.config targets="vmlinux modules" variant=builtin folder=baseline ;;
+	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux variant=nomodules folder=nomodules ;;
 	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
 	esac
 }
@@ -81,7 +84,7 @@ for cfg; do
 			r=ok note="  (nothing it changes is built here)"
 			echo "bisect: $cfg: no object of $dir/$folder/obj is made from what $p changes: the build of step $((n - 1)) stands" \
 				>"$dir/bisect-$cfg.$n.log"
-		elif make -s --no-print-directory kernel VARIANT="$folder" \
+		elif make -s --no-print-directory kernel VARIANT="$variant" FOLDER="$folder" \
 			SERIES="$prefix" EXTRA_FRAGMENTS="$extra" \
 			KERNEL_TARGETS="$targets" >"$dir/bisect-$cfg.$n.log" 2>&1; then
 			r=ok
