@@ -40,6 +40,7 @@ CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim intel_ips
 STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
 	stress_mtdtests mtd_cfi_sim intel_ips stress_badinput $(SMOKE_TESTS) stress_reports
 CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
+CHECK_CYCLES ?= 300#      make check's stress run, unless CYCLES is given
 BASE_FRAGMENTS := qemu/base.config qemu/mtd.config qemu/drm.config
 FRAGMENTS    = $(BASE_FRAGMENTS) $(EXTRA_FRAGMENTS)
 BISECT_CONFIGS ?= modular builtin nomodules
@@ -116,7 +117,8 @@ check: packages
 		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt
 	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
 	-$(Q)$(MAKE) --no-print-directory tree
-	-$(Q)$(MAKE) --no-print-directory stress STRESS_BUILD_NICE="nice -n 10" >$(K)/stress.out 2>&1 & pid=$$!; \
+	-$(Q)$(MAKE) --no-print-directory stress STRESS_BUILD_NICE="nice -n 10" \
+		CYCLES=$(if $(filter command line,$(origin CYCLES)),$(CYCLES),$(CHECK_CYCLES)) >$(K)/stress.out 2>&1 & pid=$$!; \
 		echo "check: make stress (the debug kernel, then its guest) runs in the background, log: $(K)/stress.out"; \
 		$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
