@@ -27,13 +27,15 @@ patches=$(qemu/series.sh "$series")
 total=$(echo $patches | wc -w)
 
 # The lab's fragments, then what each configuration adds, and what to
-# build: vmlinux is what a patch can break (bzImage only compresses it);
-# modular builds the baseline's own targets (the default, bzImage
-# modules).  VARIANT names the configuration, FOLDER where it builds.
+# build: vmlinux is what a patch can break (bzImage only compresses it;
+# builtin's modules are the lab's test-only ones, which the series does
+# not change and the modular walk builds after every patch); modular
+# builds the baseline's own targets (the default, bzImage modules).
+# VARIANT names the configuration, FOLDER where it builds.
 bisect_config() {
 	case $1 in
 	modular) extra= targets= variant=patched folder=baseline ;;
-	builtin) extra=qemu/builtin.config targets="vmlinux modules" variant=builtin folder=baseline ;;
+	builtin) extra=qemu/builtin.config targets=vmlinux variant=builtin folder=baseline ;;
 	nomodules) extra="qemu/builtin.config qemu/nomodules.config" targets=vmlinux variant=nomodules folder=nomodules ;;
 	*) echo "bisect: unknown configuration $1" >&2; return 1 ;;
 	esac
