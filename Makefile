@@ -64,7 +64,7 @@ endif
 # (without module support nearly every object differs); the builtin ones
 # build in the baseline's: the same kernel with the MTD chip drivers,
 # i915 and intel_ips switched from m to y, which kbuild rebuilds, with
-# what depends on those options (about a third of the objects), instead
+# what depends on those options (630 of the 1621 objects), instead
 # of the whole kernel in a new folder.  make baseline switches it back.
 LINKED := builtin nomodules nomodules-nointelext
 LINKED_NAME := $(VARIANT:baseline-%=%)
