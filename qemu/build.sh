@@ -23,6 +23,15 @@ if command -v ccache >/dev/null; then
 	cc="ccache gcc"
 	export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$src/../.." && pwd)}"
 	export CCACHE_NOHASHDIR=true
+	# Depend mode: on a miss, ccache takes the headers from the compiler's
+	# dependency file (kbuild's -Wp,-MMD) instead of running the
+	# preprocessor once more to hash its output.  A hit is looked up as
+	# before (direct mode: the source and every header it read, by
+	# content), so the variants still share objects.  Measured on this
+	# machine (2 CPUs), kernel/ of a cold folder: plain gcc 66 s, ccache
+	# 88 s, ccache in depend mode 59 s; with the cache filled, from
+	# another variant's folder: 154 of 154 hits, 20 s.
+	export CCACHE_DEPEND=true
 	export CCACHE_DIR="${CCACHE_DIR:-$CCACHE_BASEDIR/../ccache}"
 	ccache -z >/dev/null
 fi
