@@ -111,10 +111,19 @@ all: smoke
 # waits on a guest: its output (with the guest's current test every 30 s)
 # comes after theirs, then live until it ends.  Its loops run
 # CHECK_CYCLES times, unless CYCLES is given (make stress alone: 1000).
-# The tree is extracted first, once for both.
+# The tree is extracted first, once for both.  make bisect and make
+# linked of the nomodules kernels (their own folder, build/KVER/nomodules)
+# run in the background too, from the baseline's end, beside static and
+# the others' bisect and linked in the baseline's folder: each step's link
+# is one process, and a guest mostly one busy CPU; their output comes
+# after the others', their bisect lines at the end of bisect.txt.
+BISECT_NOMODULES := $(filter nomodules,$(BISECT_CONFIGS))
+BISECT_OTHERS    := $(filter-out nomodules,$(BISECT_CONFIGS))
+LINKED_NOMODULES := $(filter nomodules%,$(LINKED))
+LINKED_OTHERS    := $(filter-out nomodules%,$(LINKED))
 CHECK_VARIANTS := patched baseline debug $(foreach v,$(LINKED),$(v) baseline-$(v))
 check: packages
-	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/static.txt $(K)/guard.txt \
+	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/bisect-nomodules.txt $(K)/static.txt $(K)/guard.txt \
 		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt
 	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
 	-$(Q)$(MAKE) --no-print-directory tree
@@ -123,9 +132,16 @@ check: packages
 		echo "check: make stress (the debug kernel, then its guest) runs in the background, log: $(K)/stress.out"; \
 		$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"; \
 		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
+		{ $(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_NOMODULES)" \
+			BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
+		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"; } >$(K)/nomodules.out 2>&1 & npid=$$!; \
+		echo "check: make bisect and make linked of the nomodules kernels run in the background, log: $(K)/nomodules.out"; \
 		$(MAKE) --no-print-directory static; \
-		$(MAKE) --no-print-directory bisect; \
-		$(MAKE) --no-print-directory linked; \
+		$(if $(BISECT_OTHERS),$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)";) \
+		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"; \
+		echo "check: waiting for the nomodules kernels; their output so far, then as it comes:"; \
+		tail -n +1 -f --pid=$$npid $(K)/nomodules.out; wait $$npid; \
+		cat $(K)/bisect-nomodules.txt >>$(K)/bisect.txt 2>/dev/null; \
 		echo "check: waiting for make stress; its output so far, then as it comes:"; \
 		tail -n +1 -f --pid=$$pid $(K)/stress.out; wait $$pid
 	-$(Q)$(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
@@ -194,8 +210,9 @@ endif
 # tests/mtd_physmap_no_cmdset.sh); each on the patched tree and on the
 # baseline.  They build in make bisect's folders (above, FOLDER), each an
 # incremental build of the one before.
+LINKED_RUN ?= $(LINKED)
 linked: packages
-	$(Q)rc=0; for v in $(LINKED); do for b in "" baseline-; do \
+	$(Q)rc=0; for v in $(LINKED_RUN); do for b in "" baseline-; do \
 		$(MAKE) --no-print-directory smoke VARIANT=$$b$$v || rc=1; done; done; exit $$rc
 
 # Which lines the series adds or changes the guest tests execute, per
@@ -229,7 +246,8 @@ compile: packages $(VD)/stamp.config
 
 # Each patch of the series builds on its own, in BISECT_CONFIGS.
 bisect: packages tree
-	$(Q)BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
+	$(Q)BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" BISECT_REPORT="$(BISECT_REPORT)" \
+		qemu/bisect.sh $(SERIES) $(BISECT_CONFIGS)
 
 # Every file a Debian package provides (the source tarball, SeaBIOS,
 # busybox, kmod, mtd-utils, libdrm, the compiler) is read after this

@@ -17,7 +17,9 @@
 # exits 1 if any build failed.
 #
 # usage: BASE_FRAGMENTS="..." bisect.sh SERIES CONFIG...
-#   CONFIG: modular | builtin | nomodules, see bisect_fragments below
+#   CONFIG: modular | builtin | nomodules, see bisect_config below
+#   BISECT_REPORT: the matrix's file (default build/KVER/bisect.txt; make
+#   check runs nomodules beside the others, into a file of its own)
 set -u
 series=$1
 shift
@@ -57,7 +59,7 @@ built_from() {
 	return 1
 }
 
-report=$dir/bisect.txt
+report=${BISECT_REPORT:-$dir/bisect.txt}
 : >"$report"
 fail=0
 for cfg; do
