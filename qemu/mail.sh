@@ -31,10 +31,26 @@ kver=${KVER:-6.1}
 stamp=$(date +%Y%m%d%H%M%S)
 host=$(echo "$email" | sed 's/.*@//')
 
+# Fixes: commits the tree's history lacks.  The lab's tree is Debian's
+# tarball as one commit (tag pristine), so get_maintainer.pl's --fixes
+# (Cc the signers of the commit a patch fixes) would run git log on a
+# commit that is not there and print git's "fatal: ambiguous argument"
+# for each.  Each such commit is named once here instead, and
+# get_maintainer.pl runs with --nofixes; in a kernel git clone that holds
+# them it runs with --fixes, as when the patches are sent.
+fixes=--fixes
+for p in $patches; do
+	for id in $(sed -n 's/^Fixes: *\([0-9a-f]\{6,40\}\).*/\1/p' "$p"); do
+		git -C "$src" cat-file -e "$id^{commit}" 2>/dev/null && continue
+		fixes=--nofixes
+		echo "mail: $(basename "$p"): Fixes: $id is not in this tree's history (a tarball): its signers are not in Cc; get_maintainer.pl in a kernel git clone adds them"
+	done
+done
+
 # recipients PATCH...: "To: ..." and "Cc: ..." lines from get_maintainer.
 recipients() {
 	(cd "$src" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
-		--norolestats "$@") >"$out/.gm"
+		$fixes --norolestats "$@") >"$out/.gm"
 	to=$(grep '<' "$out/.gm" | paste -sd, - | sed 's/,/, /g')
 	cc=$(grep -v '<' "$out/.gm" | paste -sd, - | sed 's/,/, /g')
 	[ -z "$to" ] || echo "To: $to"
