@@ -18,6 +18,14 @@ export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=qemu
 # for a tree that differs from its git tag: both variants are 6.1.x.
 export LOCALVERSION=
 export KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-1970-01-01}"
+# Root: /var/cache/lab-ccache; anyone else: their own cache folder.
+default_ccache_dir() {
+	if [ "$(id -u)" -eq 0 ]; then
+		echo /var/cache/lab-ccache
+	else
+		echo "${XDG_CACHE_HOME:-$HOME/.cache}/lab-ccache"
+	fi
+}
 cc=gcc
 if command -v ccache >/dev/null; then
 	cc="ccache gcc"
@@ -32,7 +40,14 @@ if command -v ccache >/dev/null; then
 	# 88 s, ccache in depend mode 59 s; with the cache filled, from
 	# another variant's folder: 154 of 154 hits, 20 s.
 	export CCACHE_DEPEND=true
-	export CCACHE_DIR="${CCACHE_DIR:-$CCACHE_BASEDIR/../ccache}"
+	# One cache per machine, outside every clone (CI's clean clone; make
+	# fresh's root has its own): it is content-addressed, so it changes
+	# no result, only the time.  CCACHE_DIR chooses another; an empty
+	# folder gives the cold figure (make bench's lab cycle does so).
+	# LAB_CCACHE_SIZE caps it, so that a machine's disk stays bounded.
+	export CCACHE_DIR="${CCACHE_DIR:-$(default_ccache_dir)}"
+	mkdir -p "$CCACHE_DIR"
+	ccache -M "${LAB_CCACHE_SIZE:-12G}" >/dev/null
 	ccache -z >/dev/null
 fi
 # Progress: objects compiled (kbuild's "  CC" and "  AS" lines).  A
