@@ -25,13 +25,19 @@
  * It also watches, without changing anything: every symbol_put() of an
  * i915 symbol (how many intel_ips threads are still running at that
  * moment: put_threads), i915's IPS callbacks (how often intel_ips calls
- * them), and the monitor thread's wake-ups of the adjust thread
+ * them), the monitor thread's wake-ups of the adjust thread
  * (adjust_wakes), counting those of an adjust thread that kthread_stop()
- * was called on while a monitor thread still ran (adjust_wakes_stopped).
+ * was called on while a monitor thread still ran (adjust_wakes_stopped),
+ * and lookups of an i915 symbol that symbol_get() refused while i915 was
+ * still in its module init (coming_misses).  On request (hold_coming=MS)
+ * it keeps i915 in that state, before its init runs, until such a lookup
+ * was refused or MS pass: the window a late i915 must be picked up from.
  * Such a thread is kept pinned (a task_struct reference, dropped when
  * this module goes) so that the wake-up is counted rather than done on
  * freed memory.  The tests (tests/intel_ips.sh) read it all from the
- * parameters.  No line of intel_ips or i915 is replaced.
+ * parameters.  What runs is intel_ips.c as the series leaves it: no line
+ * of intel_ips or i915 is replaced; its RDMSR/WRMSR sites are trapped by
+ * kprobes here, which supply the MSR values and keep what it writes.
  *
  * Load it before intel_ips and i915: it hooks them as they load.
  */
@@ -40,6 +46,7 @@
 #include <linux/irq.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
+#include <linux/wait.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
@@ -533,6 +540,61 @@ static void cb_hook(void)
 	cb_hooked = true;
 }
 
+/*
+ * i915 in its module init (MODULE_STATE_COMING: symbol_get() refuses its
+ * symbols), and the lookups of an i915 symbol refused meanwhile.
+ */
+static bool i915_coming;
+module_param(i915_coming, bool, 0444);
+MODULE_PARM_DESC(i915_coming, "i915 is loading: its symbols are not to be had yet");
+static atomic_t coming_misses;
+module_param_named(coming_misses, coming_misses.counter, int, 0644);
+MODULE_PARM_DESC(coming_misses, "symbol_get() of an i915 symbol refused while i915 was loading");
+static uint hold_coming;
+module_param(hold_coming, uint, 0644);
+MODULE_PARM_DESC(hold_coming, "ms to keep i915 loading, until a lookup of its symbols was refused (0: off)");
+static DECLARE_WAIT_QUEUE_HEAD(coming_wq);
+
+static int get_entry(struct kretprobe_instance *ri, struct pt_regs *r)
+{
+	*(bool *)ri->data = READ_ONCE(i915_coming) &&
+			    !strncmp((const char *)r->di, "i915_", 5);
+	return 0;
+}
+
+static int get_return(struct kretprobe_instance *ri, struct pt_regs *r)
+{
+	if (*(bool *)ri->data && !regs_return_value(r)) {
+		atomic_inc(&coming_misses);
+		wake_up(&coming_wq);
+	}
+	return 0;
+}
+
+static struct kretprobe get_probe = {
+	.kp.symbol_name = "__symbol_get",
+	.entry_handler = get_entry,
+	.handler = get_return,
+	.data_size = sizeof(bool),
+	.maxactive = 8,
+};
+
+/* i915 loading: its init waits, if asked, for a refused lookup. */
+static void i915_coming_hold(void)
+{
+	int misses = atomic_read(&coming_misses);
+	uint ms = READ_ONCE(hold_coming);
+
+	WRITE_ONCE(i915_coming, true);
+	if (!ms)
+		return;
+	pr_info("ips_sim: i915 kept loading for up to %u ms\n", ms);
+	wait_event_timeout(coming_wq, atomic_read(&coming_misses) != misses,
+			   msecs_to_jiffies(ms));
+	pr_info("ips_sim: i915 goes on loading, %d lookup(s) refused meanwhile\n",
+		atomic_read(&coming_misses) - misses);
+}
+
 static int sim_module_event(struct notifier_block *nb, unsigned long state,
 			    void *data)
 {
@@ -544,6 +606,10 @@ static int sim_module_event(struct notifier_block *nb, unsigned long state,
 		if (state == MODULE_STATE_GOING)
 			msr_unhook();
 	} else if (!strcmp(mod->name, "i915")) {
+		if (state == MODULE_STATE_COMING)
+			i915_coming_hold();
+		else
+			WRITE_ONCE(i915_coming, false);
 		if (state == MODULE_STATE_LIVE) {
 			/* From now on symbol_get() finds its table. */
 			pr_info("ips_sim: i915 live\n");
@@ -714,6 +780,11 @@ static int __init ips_sim_init(void)
 		pr_err("ips_sim: kprobes on kthread_stop, wake_up_process: %d\n", ret);
 		goto err_put_probe;
 	}
+	ret = register_kretprobe(&get_probe);
+	if (ret) {
+		pr_err("ips_sim: kretprobe on __symbol_get: %d\n", ret);
+		goto err_kps;
+	}
 
 	timer_setup(&me_timer, me_tick, 0);
 	mod_timer(&me_timer, jiffies + msecs_to_jiffies(200));
@@ -746,6 +817,8 @@ err_window:
 	release_resource(&sim_window);
 err_timer:
 	del_timer_sync(&me_timer);
+	unregister_kretprobe(&get_probe);
+err_kps:
 	unregister_kprobes(kps, ARRAY_SIZE(kps));
 err_put_probe:
 	unregister_kprobe(&put_probe);
@@ -780,6 +853,7 @@ static void __exit ips_sim_exit(void)
 	del_timer_sync(&me_timer);
 	unregister_module_notifier(&sim_nb);
 	unregister_kprobe(&put_probe);
+	unregister_kretprobe(&get_probe);
 	unregister_kprobes(kps, ARRAY_SIZE(kps));
 	unpin_stopped();
 	msr_unhook();
