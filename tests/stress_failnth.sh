@@ -12,6 +12,12 @@
 #                                        runs in another task: not failed)
 #   cfi_sim load, qinfo_probe, 2 maps    finit_module() + do_map_probe()
 #                                        of the LPDDR path
+#   cfi_sim add, qinfo_probe             do_map_probe() of the LPDDR path
+#                                        alone, from a write to cfi_sim's
+#                                        "add": the same fault points in
+#                                        every run, so that each is failed
+#                                        (in a module load, the count of
+#                                        allocations before them varies)
 #
 # physmap's partition parsers (cmdlinepart, RedBoot, afs) are not built:
 # with request_module() left on, each bind would run modprobe three times
@@ -25,7 +31,7 @@ SIM=/tests/modules/cfi_sim.ko
 MODPROBE=$(cat /proc/sys/kernel/modprobe)
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 
 # Any allocation may fail, sleeping or not, of any order, but only
 # through fail-nth (probability 0) and quietly: no stack dump per fault.
@@ -89,6 +95,11 @@ modprobe -a mtd chipreg qinfo_probe
 echo >/proc/sys/kernel/modprobe
 sweep cfi_sim_qinfo "cfi_sim load, qinfo_probe" -m qinfo_probe -m cfi_sim \
 	-r /dev/mtd0 -u rmmod:cfi_sim "load:$SIM:probe=qinfo_probe maps=2"
+insmod $SIM probe=qinfo_probe maps=0
+sweep cfi_sim_qinfo_add "cfi_sim add, qinfo_probe" -m qinfo_probe -m lpddr_cmds \
+	-r /dev/mtd0 -u write:/sys/module/cfi_sim/parameters/remove:1 \
+	write:/sys/module/cfi_sim/parameters/add:1
+rmmod cfi_sim
 echo "$MODPROBE" >/proc/sys/kernel/modprobe
 rmmod qinfo_probe lpddr_cmds
 

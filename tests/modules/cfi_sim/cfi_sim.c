@@ -48,7 +48,7 @@ module_param(a_id, ushort, 0444);
 MODULE_PARM_DESC(a_id, "CFI alternate command set ID (0: none)");
 static uint maps = 1;
 module_param(maps, uint, 0444);
-MODULE_PARM_DESC(maps, "number of chips, each on a map of its own (1-4)");
+MODULE_PARM_DESC(maps, "number of chips, each on a map of its own (0-4; more with add)");
 static char *fault = "none";
 module_param(fault, charp, 0444);
 MODULE_PARM_DESC(fault, "none, or bad_pri: extended query table of version 9.0");
@@ -64,6 +64,7 @@ struct sim {
 	/* LPDDR PFOW command registers */
 	u16 cmd_code, cmd_addr_l, cmd_addr_h, cmd_data;
 	struct debugfs_blob_wrapper blob, driver_blob;
+	struct dentry *blob_dentry, *driver_dentry;
 	char driver[32];
 };
 
@@ -234,6 +235,8 @@ static void sim_copy_to(struct map_info *map, unsigned long to,
 
 static void sim_free(struct sim *s)
 {
+	debugfs_remove(s->blob_dentry);
+	debugfs_remove(s->driver_dentry);
 	if (s->mtd) {
 		mtd_device_unregister(s->mtd);
 		map_destroy(s->mtd);
@@ -294,11 +297,11 @@ static int sim_add(int i)
 	s->blob.data = s->array;
 	s->blob.size = min_t(u64, s->mtd->size, SIM_SIZE);
 	snprintf(name, sizeof(name), "map%d", i);
-	debugfs_create_blob(name, 0444, dir, &s->blob);
+	s->blob_dentry = debugfs_create_blob(name, 0444, dir, &s->blob);
 	s->driver_blob.data = s->driver;
 	s->driver_blob.size = strlen(s->driver);
 	snprintf(name, sizeof(name), "map%d_driver", i);
-	debugfs_create_blob(name, 0444, dir, &s->driver_blob);
+	s->driver_dentry = debugfs_create_blob(name, 0444, dir, &s->driver_blob);
 	sims[i] = s;
 	return 0;
 }
@@ -316,12 +319,48 @@ static void sim_remove_all(void)
 	debugfs_remove_recursive(dir);
 }
 
+/*
+ * One more map, or the last one gone, probed or destroyed by the task
+ * that writes the parameter: fault injection aimed at that task
+ * (/proc/<pid>/fail-nth) then meets the probe's allocations alone, at
+ * the same positions in every run, without those of a module load.
+ * The module's parameter lock serialises the writes.
+ */
+static int sim_add_set(const char *val, const struct kernel_param *kp)
+{
+	int i;
+
+	for (i = 0; i < SIM_MAX_MAPS && sims[i]; i++)
+		;
+	return i < SIM_MAX_MAPS ? sim_add(i) : -ENOSPC;
+}
+
+static int sim_remove_set(const char *val, const struct kernel_param *kp)
+{
+	int i;
+
+	for (i = SIM_MAX_MAPS - 1; i >= 0 && !sims[i]; i--)
+		;
+	if (i < 0)
+		return -ENOENT;
+	sim_free(sims[i]);
+	sims[i] = NULL;
+	return 0;
+}
+
+static const struct kernel_param_ops sim_add_ops = { .set = sim_add_set };
+static const struct kernel_param_ops sim_remove_ops = { .set = sim_remove_set };
+module_param_cb(add, &sim_add_ops, NULL, 0200);
+MODULE_PARM_DESC(add, "write: probe one more map");
+module_param_cb(remove, &sim_remove_ops, NULL, 0200);
+MODULE_PARM_DESC(remove, "write: destroy the last map");
+
 static int __init cfi_sim_init(void)
 {
 	int i, ret;
 
-	if (maps < 1 || maps > SIM_MAX_MAPS) {
-		pr_err("cfi_sim: maps=%u: must be 1 to %d\n", maps, SIM_MAX_MAPS);
+	if (maps > SIM_MAX_MAPS) {
+		pr_err("cfi_sim: maps=%u: must be 0 to %d\n", maps, SIM_MAX_MAPS);
 		return -EINVAL;
 	}
 	if (strcmp(probe, "cfi_probe") && strcmp(probe, "qinfo_probe")) {
