@@ -15,8 +15,11 @@
 #          OUT/blame, of the files it changes, and git blame of the
 #          result), a table per patch of the executable lines it adds or
 #          changes that are still in the final tree, how many ran, each
-#          one that did not with its reason (qemu/coverage.why), and
-#          "coverage: N of M changed lines executed".  OUT/results.txt:
+#          one that did not with its reason (qemu/coverage.why: one
+#          entry per line, by file, function and the line's text), and
+#          "coverage: N of M changed lines executed".  An unexecuted line
+#          without an entry fails, and so does an entry that excuses no
+#          unexecuted line (its line ran, or is gone).  OUT/results.txt:
 #          the stage's own checks, as "ok|FAIL NAME" lines.
 set -eu
 
@@ -132,22 +135,39 @@ FILENAME == out "/all.info" {
 	else if (/^FN:/) { split(substr($0, 4), a, ","); fn[sf, a[1]] = a[2]; fl[sf] = fl[sf] " " a[1] }
 	next
 }
+# FILE:FUNCTION<TAB>the line's text, blanks at both ends left out<TAB>why
 FILENAME == why {
 	if ($0 ~ /^[ \t]*(#|$)/) next
-	k = $1; $1 = ""; sub(/^ /, ""); reason[k] = $0; next
+	if (split($0, w, "\t") != 3 || w[1] !~ /^[^:]+:[^:]+$/) { badwhy[++nbad] = $0; next }
+	k = w[1] SUBSEP w[2]; reason[k] = w[3]; whyline[k] = w[1] ": " w[2]; next
 }
 {
 	f = $1; sha = $2; line = $3
 	if (!(sha in pn) || !((f SUBSEP line) in da)) next
 	p = pn[sha]; total[p]++; M++
-	if (da[f SUBSEP line] + 0 > 0) { ran[p]++; N++; next }
 	# The function: the last one that starts at or before the line.
 	best = 0; name = "?"; nf = split(fl[f], st, " ")
 	for (j = 1; j <= nf; j++) if (st[j] + 0 <= line + 0 && st[j] + 0 > best) { best = st[j] + 0; name = fn[f, st[j]] }
+	k = f ":" name SUBSEP text(f, line)
+	if (da[f SUBSEP line] + 0 > 0) {
+		ran[p]++; N++
+		if (k in reason) ranwhy[k] = ranwhy[k] sprintf(" %s:%d", f, line)
+		next
+	}
 	r = ""
-	if ((f ":" name) in reason) r = reason[f ":" name]; else if ((f ":*") in reason) r = reason[f ":*"]
+	if (k in reason) { r = reason[k]; used[k] = 1 }
 	if (r == "") { unexplained++; r = "NO REASON GIVEN (qemu/coverage.why)" }
 	missed[++nm] = sprintf("  %s:%d %s() (%s): %s", f, line, name, p, r)
+}
+# The text of line N of FILE in the final tree, trimmed.
+function text(file, n,    l, i) {
+	if (!(file in loaded)) {
+		loaded[file] = 1; i = 0
+		while ((getline l < (out "/blame/" file)) > 0) src[file, ++i] = l
+		close(out "/blame/" file)
+	}
+	l = src[file, n]; gsub(/^[ \t]+|[ \t]+$/, "", l)
+	return l
 }
 END {
 	print "coverage: per patch, the executable lines it adds or changes that are in the final tree:"
@@ -156,11 +176,20 @@ END {
 		printf "  %-9s %5d %5d  %s\n", p, total[p], ran[p], subj[p] }
 	if (nm) { print "coverage: not executed (file:line function() (patch): why):"; for (i = 1; i <= nm; i++) print missed[i] }
 	printf "coverage: %d of %d changed lines executed\n", N, M
+	for (i = 1; i <= nbad; i++) { print "coverage: qemu/coverage.why: not FILE:FUNCTION<TAB>LINE<TAB>WHY: " badwhy[i]; stale++ }
+	for (k in reason) if (!(k in used)) {
+		stale++
+		if (k in ranwhy) print "coverage: qemu/coverage.why excuses a line that ran (" substr(ranwhy[k], 2) "): " whyline[k]
+		else print "coverage: qemu/coverage.why excuses no changed line of the series: " whyline[k]
+	}
+	print stale + 0 >out "/stale"
 	print unexplained + 0 >out "/unexplained"
 	print M + 0 >out "/total"
 }' "$out/patches" "$out/all.info" "$why" "$out/lines" | tee "$out/table.txt"
 u=$(cat "$out/unexplained")
 check lines_executed_or_explained "$([ "$u" -eq 0 ]; echo $?)" "$u changed line(s) not executed and not explained in qemu/coverage.why"
+st=$(cat "$out/stale")
+check exceptions_all_needed "$([ "$st" -eq 0 ]; echo $?)" "$st entr(y/ies) of qemu/coverage.why excuse no unexecuted line (or are malformed): remove them"
 check changed_lines_found "$([ "$(cat "$out/total")" -gt 0 ]; echo $?)" "no executable changed line found: gcov data and the series do not meet"
 echo "coverage: HTML report: $out/html/index.html"
 ! grep -q '^FAIL' "$results"
