@@ -14,7 +14,7 @@ ERASESIZE=4096
 CYCLES=20
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 
 # The kernel is the one the run says: module support or not.
 case ${LAB_VARIANT:-} in
@@ -25,6 +25,8 @@ ktap_expect_eq linked_module_support "module support (/proc/modules)" \
 	"$([ -e /proc/modules ] && echo present || echo absent)" $want
 ktap_expect_eq linked_no_mtd_modules "MTD chip drivers, probes or maps loaded as modules" \
 	"$(cat /proc/modules 2>/dev/null | grep -cE '^(physmap|cfi_probe|gen_probe|chipreg|cfi_cmdset_0001|cfi_util) ')" 0
+ktap_expect_eq linked_cmdset_in_kallsyms "cfi_cmdset_0001 in /proc/kallsyms, in the kernel image (no [module])" \
+	"$(awk '$3 == "cfi_cmdset_0001" && NF == 3' /proc/kallsyms | wc -l)" 1
 
 ktap_expect_eq linked_probed_at_boot "MTD devices named physmap-flash.0 at boot" \
 	"$(mtd_count name physmap-flash.0)" 1

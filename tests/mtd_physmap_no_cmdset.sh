@@ -15,10 +15,12 @@ CYCLES=20
 NOTICE='Support for command set 0001 not present'
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 ktap_expect_eq nocmdset_module_support "module support (/proc/modules)" \
 	"$([ -e /proc/modules ] && echo present || echo absent)" absent
+ktap_expect_eq nocmdset_no_cmdset_in_kallsyms "cfi_cmdset_0001 in /proc/kallsyms (not built)" \
+	"$(awk '$3 == "cfi_cmdset_0001"' /proc/kallsyms | wc -l)" 0
 notices=$(dmesg | grep -c "$NOTICE")
 dmesg | grep -E 'physmap|command set|map_rom|probe' | sed 's/^/# kernel: /'
 ktap_expect_eq nocmdset_notice_at_boot "'$NOTICE' notices at boot" "$notices" 1
