@@ -14,9 +14,11 @@
 #                                        of the LPDDR path
 #   cfi_sim add, qinfo_probe             do_map_probe() of the LPDDR path
 #                                        alone, from a write to cfi_sim's
-#                                        "add": the same fault points in
-#                                        every run, so that each is failed
-#                                        (in a module load, the count of
+#                                        "add" (maps=0: one chip, probed
+#                                        with no MTD device): the same
+#                                        fault points in every run, so that
+#                                        each is failed every time (in a
+#                                        module load, the number of
 #                                        allocations before them varies)
 #
 # physmap's partition parsers (cmdlinepart, RedBoot, afs) are not built:
@@ -97,7 +99,7 @@ sweep cfi_sim_qinfo "cfi_sim load, qinfo_probe" -m qinfo_probe -m cfi_sim \
 	-r /dev/mtd0 -u rmmod:cfi_sim "load:$SIM:probe=qinfo_probe maps=2"
 insmod $SIM probe=qinfo_probe maps=0
 sweep cfi_sim_qinfo_add "cfi_sim add, qinfo_probe" -m qinfo_probe -m lpddr_cmds \
-	-r /dev/mtd0 -u write:/sys/module/cfi_sim/parameters/remove:1 \
+	-u write:/sys/module/cfi_sim/parameters/remove:1 \
 	write:/sys/module/cfi_sim/parameters/add:1
 rmmod cfi_sim
 echo "$MODPROBE" >/proc/sys/kernel/modprobe

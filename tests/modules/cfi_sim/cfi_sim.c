@@ -48,7 +48,7 @@ module_param(a_id, ushort, 0444);
 MODULE_PARM_DESC(a_id, "CFI alternate command set ID (0: none)");
 static uint maps = 1;
 module_param(maps, uint, 0444);
-MODULE_PARM_DESC(maps, "number of chips, each on a map of its own (0-4; more with add)");
+MODULE_PARM_DESC(maps, "number of chips, each on a map of its own (1-4); 0: one chip for add");
 static char *fault = "none";
 module_param(fault, charp, 0444);
 MODULE_PARM_DESC(fault, "none, or bad_pri: extended query table of version 9.0");
@@ -64,7 +64,6 @@ struct sim {
 	/* LPDDR PFOW command registers */
 	u16 cmd_code, cmd_addr_l, cmd_addr_h, cmd_data;
 	struct debugfs_blob_wrapper blob, driver_blob;
-	struct dentry *blob_dentry, *driver_dentry;
 	char driver[32];
 };
 
@@ -235,8 +234,6 @@ static void sim_copy_to(struct map_info *map, unsigned long to,
 
 static void sim_free(struct sim *s)
 {
-	debugfs_remove(s->blob_dentry);
-	debugfs_remove(s->driver_dentry);
 	if (s->mtd) {
 		mtd_device_unregister(s->mtd);
 		map_destroy(s->mtd);
@@ -246,19 +243,18 @@ static void sim_free(struct sim *s)
 	kfree(s);
 }
 
-static int sim_add(int i)
+/* A chip on a map of its own, not probed yet. */
+static struct sim *sim_alloc(int i)
 {
 	struct sim *s;
-	char name[16];
-	int ret;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
-		return -ENOMEM;
+		return NULL;
 	s->array = vmalloc(SIM_SIZE);
 	if (!s->array) {
 		kfree(s);
-		return -ENOMEM;
+		return NULL;
 	}
 	get_random_bytes(s->array, SIM_SIZE);
 	s->map.name = kasprintf(GFP_KERNEL, "cfi_sim.%d", i);
@@ -273,7 +269,18 @@ static int sim_add(int i)
 	s->map.map_priv_1 = (unsigned long)s;
 	if (!lpddr)
 		sim_cfi_init(s);
+	return s;
+}
 
+static int sim_add(int i)
+{
+	struct sim *s;
+	char name[16];
+	int ret;
+
+	s = sim_alloc(i);
+	if (!s)
+		return -ENOMEM;
 	s->mtd = do_map_probe(probe, &s->map);
 	if (!s->mtd) {
 		pr_notice("cfi_sim: %s found no driver for map %d (P_ID %04X, A_ID %04X)\n",
@@ -297,11 +304,11 @@ static int sim_add(int i)
 	s->blob.data = s->array;
 	s->blob.size = min_t(u64, s->mtd->size, SIM_SIZE);
 	snprintf(name, sizeof(name), "map%d", i);
-	s->blob_dentry = debugfs_create_blob(name, 0444, dir, &s->blob);
+	debugfs_create_blob(name, 0444, dir, &s->blob);
 	s->driver_blob.data = s->driver;
 	s->driver_blob.size = strlen(s->driver);
 	snprintf(name, sizeof(name), "map%d_driver", i);
-	s->driver_dentry = debugfs_create_blob(name, 0444, dir, &s->driver_blob);
+	debugfs_create_blob(name, 0444, dir, &s->driver_blob);
 	sims[i] = s;
 	return 0;
 }
@@ -320,40 +327,41 @@ static void sim_remove_all(void)
 }
 
 /*
- * One more map, or the last one gone, probed or destroyed by the task
- * that writes the parameter: fault injection aimed at that task
- * (/proc/<pid>/fail-nth) then meets the probe's allocations alone, at
- * the same positions in every run, without those of a module load.
+ * maps=0: one chip, probed by each write to "add" and destroyed by each
+ * write to "remove", in the writing task and without an MTD device:
+ * fault injection aimed at that task (/proc/<pid>/fail-nth) meets the
+ * allocations of do_map_probe() alone, at the same positions in every
+ * run (in a module load, the number of allocations before them varies).
  * The module's parameter lock serialises the writes.
  */
+static struct sim *spare;
+static struct mtd_info *spare_mtd;
+
 static int sim_add_set(const char *val, const struct kernel_param *kp)
 {
-	int i;
-
-	for (i = 0; i < SIM_MAX_MAPS && sims[i]; i++)
-		;
-	return i < SIM_MAX_MAPS ? sim_add(i) : -ENOSPC;
+	if (!spare)
+		return -ENODEV;
+	if (spare_mtd)
+		return -EBUSY;
+	spare_mtd = do_map_probe(probe, &spare->map);
+	return spare_mtd ? 0 : -ENODEV;
 }
 
 static int sim_remove_set(const char *val, const struct kernel_param *kp)
 {
-	int i;
-
-	for (i = SIM_MAX_MAPS - 1; i >= 0 && !sims[i]; i--)
-		;
-	if (i < 0)
+	if (!spare_mtd)
 		return -ENOENT;
-	sim_free(sims[i]);
-	sims[i] = NULL;
+	map_destroy(spare_mtd);
+	spare_mtd = NULL;
 	return 0;
 }
 
 static const struct kernel_param_ops sim_add_ops = { .set = sim_add_set };
 static const struct kernel_param_ops sim_remove_ops = { .set = sim_remove_set };
 module_param_cb(add, &sim_add_ops, NULL, 0200);
-MODULE_PARM_DESC(add, "write: probe one more map");
+MODULE_PARM_DESC(add, "maps=0: write to probe the chip (no MTD device)");
 module_param_cb(remove, &sim_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove, "write: destroy the last map");
+MODULE_PARM_DESC(remove, "maps=0: write to destroy what add probed");
 
 static int __init cfi_sim_init(void)
 {
@@ -372,6 +380,10 @@ static int __init cfi_sim_init(void)
 		return -EINVAL;
 	}
 	lpddr = !strcmp(probe, "qinfo_probe");
+	if (!maps) {
+		spare = sim_alloc(0);
+		return spare ? 0 : -ENOMEM;
+	}
 	dir = debugfs_create_dir("cfi_sim", NULL);
 	for (i = 0; i < maps; i++) {
 		ret = sim_add(i);
@@ -385,6 +397,10 @@ static int __init cfi_sim_init(void)
 
 static void __exit cfi_sim_exit(void)
 {
+	if (spare_mtd)
+		map_destroy(spare_mtd);
+	if (spare)
+		sim_free(spare);
 	sim_remove_all();
 }
 
