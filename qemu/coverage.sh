@@ -135,7 +135,7 @@ FILENAME == out "/all.info" {
 	else if (/^FN:/) { split(substr($0, 4), a, ","); fn[sf, a[1]] = a[2]; fl[sf] = fl[sf] " " a[1] }
 	next
 }
-# FILE:FUNCTION<TAB>the line's text, blanks at both ends left out<TAB>why
+# FILE:FUNCTION, TAB, the text of the line (blanks at both ends left out), TAB, why
 FILENAME == why {
 	if ($0 ~ /^[ \t]*(#|$)/) next
 	if (split($0, w, "\t") != 3 || w[1] !~ /^[^:]+:[^:]+$/) { badwhy[++nbad] = $0; next }
