@@ -194,20 +194,22 @@ modprobe intel_ips
 ktap_expect_eq no_i915_binds "bound without i915; 'graphics turbo disabled until i915 loads' lines" \
 	"$(bound_to),$(log_count 'graphics turbo disabled until i915 loads')" "intel ips,1"
 wait_until $((ADJUST_MS * 2 + 2000)) adjusted
+echo 0 >"$P/live_misses"
+echo 0 >"$P/adjust_hits"
 modprobe i915
 base=$(refcnt i915)
-wait_until $((ADJUST_MS + 3000)) sh -c "dmesg | grep -q 'i915 driver attached'"
-# The time from i915 going live (ips_sim's module notifier: symbol_get()
-# finds the table from then on) to intel_ips's line, both the kernel's
-# own timestamps: no modprobe or shell polling in it, however busy the
-# host is.
+wait_until $((ADJUST_MS * 2 + 3000)) sh -c "dmesg | grep -q 'i915 driver attached'"
+# Picked up at the adjust thread's first look after i915 went live
+# (ips_sim counts its lookups: none refused with i915 live, one taken);
+# counted, not timed, so that a guest starved by a busy host cannot fail
+# it.  The time, by the kernel's own timestamps, is a figure.
 dt=$(dmesg | awk '
 	function ts(l) { sub(/^\[ */, "", l); return l + 0 }
 	/ips_sim: i915 live/ { t0 = ts($0) }
 	/i915 driver attached/ && t0 != "" { printf "%d\n", (ts($0) - t0) * 1000; exit }')
 ktap_figure "i915 picked up after it went live (ms)" "${dt:-never}"
-ktap_expect_eq i915_loaded_after "'i915 driver attached, reenabling gpu turbo' lines; within one adjust period ($ADJUST_MS ms + 1 s) of i915 going live" \
-	"$(log_count 'i915 driver attached, reenabling gpu turbo'),$([ -n "$dt" ] && [ "$dt" -le $((ADJUST_MS + 1000)) ] && echo yes || echo "no (${dt:-never}${dt:+ ms})")" "1,yes"
+ktap_expect_eq i915_loaded_after "'i915 driver attached, reenabling gpu turbo' lines; the adjust thread's lookups of i915's table once i915 was live: refused, taken" \
+	"$(log_count 'i915 driver attached, reenabling gpu turbo'),$(param live_misses),$(param adjust_hits)" "1,0,1"
 ktap_expect_eq i915_loaded_after_holds_i915 "i915 refcnt after the pick-up (before: $base)" \
 	"$(refcnt i915)" $((base + 1))
 rmmod intel_ips

@@ -27,17 +27,20 @@
  * moment: put_threads), i915's IPS callbacks (how often intel_ips calls
  * them), the monitor thread's wake-ups of the adjust thread
  * (adjust_wakes), counting those of an adjust thread that kthread_stop()
- * was called on while a monitor thread still ran (adjust_wakes_stopped),
- * and lookups of an i915 symbol that symbol_get() refused while i915 was
- * still in its module init (coming_misses).  On request (hold_coming=MS)
- * it keeps i915 in that state, before its init runs, until such a lookup
- * was refused or MS pass: the window a late i915 must be picked up from.
- * Such a thread is kept pinned (a task_struct reference, dropped when
- * this module goes) so that the wake-up is counted rather than done on
- * freed memory.  The tests (tests/intel_ips.sh) read it all from the
- * parameters.  What runs is intel_ips.c as the series leaves it: no line
- * of intel_ips or i915 is replaced; its RDMSR/WRMSR sites are trapped by
- * kprobes here, which supply the MSR values and keep what it writes.
+ * was called on while a monitor thread still ran (adjust_wakes_stopped;
+ * such a thread is kept pinned, a task_struct reference dropped when this
+ * module goes, so that the wake-up is counted rather than done on freed
+ * memory), the lookups of an i915 symbol that symbol_get() refused while
+ * i915 was still in its module init (coming_misses), and the adjust
+ * thread's lookups of one, taken (adjust_hits) or refused while i915 was
+ * live (live_misses): a late i915 is picked up at the first adjustment.
+ * On request (hold_coming=MS) it keeps i915 in its init, before the init
+ * runs, until a lookup was refused there or MS pass: the window a late
+ * i915 must be picked up from.  The tests (tests/intel_ips.sh) read it
+ * all from the parameters.  What runs is intel_ips.c as the series
+ * leaves it: no line of intel_ips or i915 is replaced; its RDMSR/WRMSR
+ * sites are trapped by kprobes here, which supply the MSR values and
+ * keep what it writes.
  *
  * Load it before intel_ips and i915: it hooks them as they load.
  */
@@ -554,20 +557,44 @@ static uint hold_coming;
 module_param(hold_coming, uint, 0644);
 MODULE_PARM_DESC(hold_coming, "ms to keep i915 loading, until a lookup of its symbols was refused (0: off)");
 static DECLARE_WAIT_QUEUE_HEAD(coming_wq);
+/* i915 live (set by its MODULE_STATE_LIVE notifier, cleared when going). */
+static bool i915_live;
+static atomic_t live_misses, adjust_hits;
+module_param_named(live_misses, live_misses.counter, int, 0644);
+MODULE_PARM_DESC(live_misses, "the adjust thread's lookups of an i915 symbol refused while i915 was live");
+module_param_named(adjust_hits, adjust_hits.counter, int, 0644);
+MODULE_PARM_DESC(adjust_hits, "the adjust thread's lookups of an i915 symbol that took it");
+
+#define GET_COMING	1	/* an i915 symbol, i915 in its init */
+#define GET_ADJUST	2	/* an i915 symbol, by the adjust thread */
 
 static int get_entry(struct kretprobe_instance *ri, struct pt_regs *r)
 {
-	*(bool *)ri->data = READ_ONCE(i915_coming) &&
-			    !strncmp((const char *)r->di, "i915_", 5);
+	int *what = (int *)ri->data;
+
+	*what = 0;
+	if (strncmp((const char *)r->di, "i915_", 5))
+		return 0;
+	if (READ_ONCE(i915_coming))
+		*what |= GET_COMING;
+	if (ips_thread(current, "ips-adjust"))
+		*what |= GET_ADJUST;
 	return 0;
 }
 
 static int get_return(struct kretprobe_instance *ri, struct pt_regs *r)
 {
-	if (*(bool *)ri->data && !regs_return_value(r)) {
+	int what = *(int *)ri->data;
+	bool got = regs_return_value(r);
+
+	if ((what & GET_COMING) && !got) {
 		atomic_inc(&coming_misses);
 		wake_up(&coming_wq);
 	}
+	if ((what & GET_ADJUST) && got)
+		atomic_inc(&adjust_hits);
+	if ((what & GET_ADJUST) && !got && READ_ONCE(i915_live))
+		atomic_inc(&live_misses);
 	return 0;
 }
 
@@ -575,7 +602,7 @@ static struct kretprobe get_probe = {
 	.kp.symbol_name = "__symbol_get",
 	.entry_handler = get_entry,
 	.handler = get_return,
-	.data_size = sizeof(bool),
+	.data_size = sizeof(int),
 	.maxactive = 8,
 };
 
@@ -610,6 +637,7 @@ static int sim_module_event(struct notifier_block *nb, unsigned long state,
 			i915_coming_hold();
 		else
 			WRITE_ONCE(i915_coming, false);
+		WRITE_ONCE(i915_live, state == MODULE_STATE_LIVE);
 		if (state == MODULE_STATE_LIVE) {
 			/* From now on symbol_get() finds its table. */
 			pr_info("ips_sim: i915 live\n");
