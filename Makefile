@@ -257,7 +257,7 @@ bisect: packages tree
 # everything installed it is one dpkg query.  qemu/guard.sh (in make
 # check) proves the order with `make -n` for a KVER that is not installed.
 packages:
-	$(Q)qemu/packages.sh $(KVER)
+	$(Q)LAB_APT_DIR=$(BUILD)/apt qemu/packages.sh $(KVER)
 
 $(TARBALL): | packages
 	$(Q)test -r $@ || { echo "tree: $@ is still missing after the packages stage" >&2; exit 1; }
