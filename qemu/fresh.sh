@@ -22,13 +22,8 @@ elapsed() { echo $(($(date +%s) - $1)); }
 	echo "fresh: debootstrap and chroot need root: run it as root" >&2
 	exit 1
 }
-# The archive apt uses here: the first URIs: of a deb822 source, or the
-# first deb line of sources.list.
-mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-	sed -n 's/^URIs: *\([^ ]*\).*/\1/p' | grep -v security | head -n1)
-[ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' \
-	/etc/apt/sources.list 2>/dev/null | grep -v security | head -n1)
-mirror=${mirror:-http://deb.debian.org/debian}
+# The archive apt uses here.
+mirror=$(qemu/mirror.sh)
 
 rm -rf "$root"
 mkdir -p "$dir"

@@ -21,12 +21,7 @@ unstable_source() {
 	dir=${LAB_APT_DIR:-build/apt}
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources" "$dir/debs"
 	dir=$(cd "$dir" && pwd)
-	# The archive the machine's apt uses (as qemu/fresh.sh finds it).
-	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		sed -n 's/^URIs: *\([^ ]*\).*/\1/p' | grep -v security | head -n1)
-	[ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' \
-		/etc/apt/sources.list 2>/dev/null | grep -v security | head -n1)
-	mirror=${mirror:-http://deb.debian.org/debian}
+	mirror=$("$(dirname "$0")/mirror.sh")
 	printf 'Types: deb\nURIs: %s\nSuites: unstable\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$mirror" >"$dir/sources/unstable.sources"
 	set -- -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$dir/sources" \
