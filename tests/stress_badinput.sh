@@ -31,8 +31,8 @@ refused() {
 		"refused said absent 0"
 }
 
-refused sim_maps_0 "insmod $SIM maps=0" 'cfi_sim: maps=0: must be 1 to' cfi_sim
-refused sim_maps_huge "insmod $SIM maps=4000000000" 'cfi_sim: maps=4000000000: must be 1 to' cfi_sim
+refused sim_maps_5 "insmod $SIM maps=5" 'cfi_sim: maps=5: must be 0 to' cfi_sim
+refused sim_maps_huge "insmod $SIM maps=4000000000" 'cfi_sim: maps=4000000000: must be 0 to' cfi_sim
 refused sim_maps_negative "insmod $SIM maps=-1" "invalid for parameter .maps." cfi_sim
 refused sim_probe "insmod $SIM probe=jedec_probe" 'cfi_sim: probe=jedec_probe: must be' cfi_sim
 refused sim_fault "insmod $SIM fault=everything" 'cfi_sim: fault=everything: must be' cfi_sim
