@@ -58,9 +58,15 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
+#include <linux/version.h>
 #include <asm/extable.h>
 #include <asm/extable_fixup_types.h>
 #include <asm/msr.h>
+
+/* 6.16 renamed rdmsrl_safe() (Debian's 6.1 and 6.12 have the old name). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define rdmsrq_safe(msr, p)	rdmsrl_safe(msr, p)
+#endif
 
 #define SIM_DOMAIN		0x0100
 #define SIM_BAR_SIZE		4096
@@ -765,7 +771,7 @@ static void msr_report(void)
 	u64 v;
 
 	for (i = 0; i < ARRAY_SIZE(msr); i++) {
-		err = rdmsrl_safe(msr[i], &v);
+		err = rdmsrq_safe(msr[i], &v);
 		pr_info("ips_sim: the CPU's MSR %#x: %s%llx\n", msr[i],
 			err ? "faults, " : "", err ? 0 : v);
 	}
@@ -844,7 +850,7 @@ static int __init ips_sim_init(void)
 err_window:
 	release_resource(&sim_window);
 err_timer:
-	del_timer_sync(&me_timer);
+	timer_delete_sync(&me_timer);
 	unregister_kretprobe(&get_probe);
 err_kps:
 	unregister_kprobes(kps, ARRAY_SIZE(kps));
@@ -878,7 +884,7 @@ static void __exit ips_sim_exit(void)
 		kref_read(&bridge->dev.kobj.kref));
 	pci_free_host_bridge(bridge);
 	release_resource(&sim_window);
-	del_timer_sync(&me_timer);
+	timer_delete_sync(&me_timer);
 	unregister_module_notifier(&sim_nb);
 	unregister_kprobe(&put_probe);
 	unregister_kretprobe(&get_probe);
