@@ -100,7 +100,8 @@ for g in $groups; do
 		echo
 		cat $gp | diffstat -p1
 		echo
-		echo "base: $(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)"
+		echo "base: $(basename "$(git -C "$src" log -1 --format=%s pristine | sed 's/^pristine //')" .tar.xz)" \
+			"(based on $(qemu/version.sh "$kver"))"
 	} >"$out/$g/0000-cover-letter.patch"
 	i=0
 	for p in $gp; do

@@ -91,6 +91,7 @@ if [ -n "${RESULT_PREFIX:-}" ]; then
 	sed "s/^\(ok  \|FAIL\|skip\) /&$RESULT_PREFIX/" results.txt >results.tmp && mv results.tmp results.txt
 fi
 
+LAB_TREE=$("$here/version.sh") && export LAB_TREE
 awk -v xfail="$xfail" -v kver="${KVER:-6.1}" '
 BEGIN {
 	while (xfail != "" && (getline line < xfail) > 0) {
@@ -113,7 +114,7 @@ BEGIN {
 }
 { print }
 END {
-	print "results: " ENVIRON["PWD"]
+	print "results: " ENVIRON["PWD"] " (" ENVIRON["LAB_TREE"] ")"
 	printf "%d passed, %d failed%s\n", pass, fail, skip ? ", " skip " skipped" : ""
 	exit fail != 0
 }' results.txt >summary.txt
