@@ -66,10 +66,23 @@ endif
 # i915 and intel_ips switched from m to y, which kbuild rebuilds, with
 # what depends on those options (630 of the 1621 objects), instead
 # of the whole kernel in a new folder.  make baseline switches it back.
-LINKED := builtin nomodules nomodules-nointelext
+#
+# On 7.x a fourth: trim (qemu/trim.config, CONFIG_TRIM_UNUSED_KSYMS, the
+# command sets modular), in a folder of its own for the patched tree and
+# the baseline: symbol_get() records its symbol for modpost there (7.2
+# does, 6.12 does not), so that the series' lookups keep the command
+# sets' exports, where the baseline's lookup by a run-time name cannot.
+# The lab's test modules keep their imports through trim.whitelist
+# (qemu/trim.sh).
+LINKED := builtin nomodules nomodules-nointelext $(if $(filter 6.%,$(KVER)),,trim)
 LINKED_NAME := $(VARIANT:baseline-%=%)
 FOLDER   := $(VARIANT)
-ifneq ($(filter $(LINKED),$(LINKED_NAME)),)
+ifeq ($(LINKED_NAME),trim)
+FOLDER   := trim
+EXTRA_FRAGMENTS := qemu/trim.config
+TESTS := mtd_physmap $(if $(filter baseline-%,$(VARIANT)),,drm_ips_table)
+export RESULT_PREFIX := trim.
+else ifneq ($(filter $(LINKED),$(LINKED_NAME)),)
 FOLDER   := $(patsubst builtin,baseline,$(firstword $(subst -, ,$(LINKED_NAME))))
 EXTRA_FRAGMENTS := qemu/builtin.config \
 	$(if $(findstring nomodules,$(LINKED_NAME)),qemu/nomodules.config) \
@@ -93,7 +106,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: FORCE all check baseline stress bench smoke bisect static mail packages tree apply config kernel \
+.PHONY: FORCE all check check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
 	linked coverage compile \
 	initramfs help clean distclean fresh
 .DELETE_ON_ERROR:
@@ -163,6 +176,17 @@ mail: packages $(VD)/stamp.series
 
 baseline: packages
 	$(Q)$(MAKE) --no-print-directory smoke VARIANT=baseline
+
+# make check's guest tests on one kernel (VARIANT), and the trim kernels
+# where the tree has them: what .ci/run boots of a second tree (7.2).
+CHECK_TESTS_RUNS = $(VARIANT) $(if $(filter trim,$(LINKED)),trim baseline-trim)
+check-tests: packages
+	$(Q)rm -f $(foreach v,$(CHECK_TESTS_RUNS),$(K)/$(v)/last-run)
+	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
+ifneq ($(filter trim,$(LINKED)),)
+	-$(Q)$(MAKE) --no-print-directory linked LINKED_RUN=trim
+endif
+	$(Q)qemu/summary.sh -t $(K) $(CHECK_TESTS_RUNS)
 
 # Stress, fault injection and bad input on the debug kernel (KASAN,
 # lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab), which is also
@@ -301,6 +325,18 @@ kernel: $(VD)/stamp.kernel
 $(VD)/stamp.kernel: $(VD)/stamp.config $(VD)/kbuild qemu/build.sh
 	$(Q)qemu/build.sh $(SRC) $(OBJ) $(KERNEL_TARGETS)
 	$(Q)touch $@
+
+# The trim kernels keep what the lab's test modules import (their
+# undefined symbols, as built for the patched tree, less the symbols the
+# series is about): rewritten only when it changes, which makes kbuild
+# run modpost again.
+ifeq ($(LINKED_NAME),trim)
+$(VD)/stamp.kernel: $(VD)/trim.whitelist
+$(VD)/trim.whitelist: FORCE
+	$(Q)$(MAKE) --no-print-directory initramfs VARIANT=patched
+	$(Q)mkdir -p $(VD) && qemu/trim.sh $(K)/patched/tests/modules >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+endif
 
 initramfs: $(VD)/initramfs.cpio
 $(VD)/initramfs.cpio: $(VD)/stamp.kernel $(wildcard tests/* tests/*/* tests/*/*/*) qemu/initramfs.sh

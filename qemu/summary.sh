@@ -3,8 +3,11 @@
 # "N passed, N failed" over all of them.  A stage that left no result
 # counts as one failure.
 #
-# usage: summary.sh KDIR VARIANT...   (build/KVER; the variants whose
-#        last run counts: patched baseline debug builtin ...)
+# usage: summary.sh [-t] KDIR VARIANT...   (build/KVER; the variants
+#        whose last run counts: patched baseline debug builtin ...)
+#        -t: those tests only, no gate (make check-tests)
+only_tests=0
+[ "$1" != -t ] || { only_tests=1; shift; }
 k=$1
 shift
 . "$(dirname "$0")/count.sh"
@@ -38,6 +41,11 @@ gate() {
 		echo "check: $2: no result"
 	fi
 }
+
+if [ $only_tests = 1 ]; then
+	count_print
+	exit
+fi
 
 gate "$k/guard.txt" "packages before package files, make -n of each target"
 
