@@ -7,7 +7,9 @@
 # To: the maintainers and Cc: the lists that scripts/get_maintainer.pl of
 # the applied tree names for it; the cover letter goes to all of them.
 # Then the proof: `git am` of every mail, in series order, onto a git
-# tree of the pristine source must give exactly the applied tree.
+# tree of the pristine source must give exactly the applied tree; and
+# again as a maintainer takes each thread off the list: b4 am of the
+# thread's mbox, its output applied with git am.
 #
 # usage: mail.sh SRC SERIES OUT
 set -eu
@@ -151,3 +153,46 @@ if [ "$want" != "$got" ]; then
 	exit 1
 fi
 echo "mail: git am of all mails onto pristine reproduces the applied tree ($got)"
+
+# The proof as a maintainer takes a thread: each folder's mails as one
+# mbox (the list's archive of the thread), read by b4 am (offline: the
+# local mbox, no cache), whose am-ready output git am applies, thread
+# after thread, to the pristine tree: the applied tree again.
+b4=$out/.b4
+rm -rf "$b4" && mkdir -p "$b4"
+git -C "$src" worktree add -q --detach "$b4/tree" pristine
+for g in $groups; do
+	# b4 0.12 (Debian 12) reads a local mbox with Python's compat32
+	# parser and cannot copy a folded header (format-patch folds long
+	# From: and Subject: lines): the mbox has its headers unfolded.
+	for f in "$out/$g"/*.patch; do
+		head -n1 "$f" | grep -q '^From ' || echo "From lab@z Thu Jan  1 00:00:00 1970"
+		awk '!body && /^$/ { if (h != "") print h; h = ""; body = 1 }
+			!body && /^[ \t]/ { sub(/^[ \t]+/, " "); h = h $0; next }
+			!body { if (h != "") print h; h = $0; next }
+			{ print }' "$f"
+		echo
+	done >"$b4/$g.mbox"
+	mkdir -p "$b4/$g"
+	if ! b4 --offline-mode am -C -m "$b4/$g.mbox" -o "$b4/$g" -n "$g" "<$stamp-$g-0@$host>" \
+			>"$b4/$g.log" 2>&1 || [ ! -s "$b4/$g/$g.mbx" ]; then
+		cat "$b4/$g.log" >&2
+		echo "mail: b4 am could not take the $g thread (log: $b4/$g.log)" >&2
+		git -C "$src" worktree remove --force "$b4/tree"
+		exit 1
+	fi
+	git -C "$b4/tree" -c user.name="$name" -c user.email="$email" am -q "$b4/$g/$g.mbx" >/dev/null 2>&1 || {
+		echo "mail: git am of b4's $g thread failed on the pristine tree (log: $b4/$g.log)" >&2
+		git -C "$b4/tree" am --abort 2>/dev/null
+		git -C "$src" worktree remove --force "$b4/tree"
+		exit 1
+	}
+	echo "mail: $g: b4 am read the thread: $(grep -c '^Subject: \[PATCH' "$b4/$g/$g.mbx") patch(es), $(sed -n 's/^ *\(Total patches:.*\)/\1/p' "$b4/$g.log" | head -n1)"
+done
+got=$(git -C "$b4/tree" rev-parse 'HEAD^{tree}')
+git -C "$src" worktree remove --force "$b4/tree"
+if [ "$want" != "$got" ]; then
+	echo "mail: b4 am of the threads gives tree $got, the applied series $want" >&2
+	exit 1
+fi
+echo "mail: b4 am of each thread, applied to pristine, reproduces the applied tree ($got)"

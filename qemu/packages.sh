@@ -8,7 +8,7 @@ kver=$1
 shift
 need="linux-source-$kver qemu-system-x86 seabios busybox-static kmod
 	mtd-utils libdrm-dev libdrm-tests pkgconf gcc make bc flex bison libelf-dev
-	libssl-dev cpio ccache xz-utils lz4 python3 patch git sparse diffstat perl lcov $*"
+	libssl-dev cpio ccache xz-utils lz4 python3 patch git sparse diffstat perl lcov b4 $*"
 # linux-source-KVER that none of this machine's suites has (7.2: only
 # Debian's unstable suite has it) comes from unstable through a private
 # apt configuration in LAB_APT_DIR (the build folder's apt/): its own

@@ -67,7 +67,7 @@ fi
 gate "$k/static.txt" "sparse and W=1, files the series touches"
 
 case $(cat "$k/mail.status" 2>/dev/null) in
-0) count_add 1 0; echo "check: make mail: git am of the mails reproduces the applied tree" ;;
+0) count_add 1 0; echo "check: make mail: git am of the mails, and b4 am of each thread, reproduce the applied tree" ;;
 skip) count_add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
 *) count_add 0 1; echo "check: make mail: failed (see above)" ;;
 esac
