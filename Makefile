@@ -158,10 +158,14 @@ check: packages
 		echo "check: waiting for make stress; its output so far, then as it comes:"; \
 		tail -n +1 -f --pid=$$pid $(K)/stress.out; wait $$pid
 	-$(Q)$(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
-	-$(Q)if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
+	-$(Q)$(MAIL_STATUS)
+	$(Q)qemu/summary.sh $(K) $(CHECK_VARIANTS)
+
+# make mail in make check and check-tests: its exit code in mail.status,
+# "skip" without a git identity to sign with.
+MAIL_STATUS = if [ -n "$$(git config user.name)" ] && [ -n "$$(git config user.email)" ]; then \
 		$(MAKE) --no-print-directory mail; echo $$? >$(K)/mail.status; \
 	else echo skip >$(K)/mail.status; fi
-	$(Q)qemu/summary.sh $(K) $(CHECK_VARIANTS)
 
 # sparse (C=2) and W=1 on the files the series touches: no new warning.
 static: packages
@@ -179,13 +183,15 @@ baseline: packages
 
 # make check's guest tests on one kernel (VARIANT), and the trim kernels
 # where the tree has them: what .ci/run boots of a second tree (7.2).
+# Then make mail, as make check runs it (skipped without a git identity).
 CHECK_TESTS_RUNS = $(VARIANT) $(if $(filter trim,$(LINKED)),trim baseline-trim)
 check-tests: packages
-	$(Q)rm -f $(foreach v,$(CHECK_TESTS_RUNS),$(K)/$(v)/last-run)
+	$(Q)rm -f $(foreach v,$(CHECK_TESTS_RUNS),$(K)/$(v)/last-run) $(K)/mail.status
 	-$(Q)$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
 ifneq ($(filter trim,$(LINKED)),)
 	-$(Q)$(MAKE) --no-print-directory linked LINKED_RUN=trim
 endif
+	-$(Q)$(MAIL_STATUS)
 	$(Q)qemu/summary.sh -t $(K) $(CHECK_TESTS_RUNS)
 
 # Stress, fault injection and bad input on the debug kernel (KASAN,

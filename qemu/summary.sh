@@ -5,7 +5,7 @@
 #
 # usage: summary.sh [-t] KDIR VARIANT...   (build/KVER; the variants
 #        whose last run counts: patched baseline debug builtin ...)
-#        -t: those tests only, no gate (make check-tests)
+#        -t: those tests and make mail only (make check-tests)
 only_tests=0
 [ "$1" != -t ] || { only_tests=1; shift; }
 k=$1
@@ -42,7 +42,17 @@ gate() {
 	fi
 }
 
+# mail_status: make mail's line and count.
+mail_status() {
+	case $(cat "$k/mail.status" 2>/dev/null) in
+	0) count_add 1 0; echo "check: make mail: git am of the mails, and b4 am of each thread, reproduce the applied tree" ;;
+	skip) count_add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
+	*) count_add 0 1; echo "check: make mail: failed (see above)" ;;
+	esac
+}
+
 if [ $only_tests = 1 ]; then
+	mail_status
 	count_print
 	exit
 fi
@@ -66,11 +76,7 @@ fi
 
 gate "$k/static.txt" "sparse and W=1, files the series touches"
 
-case $(cat "$k/mail.status" 2>/dev/null) in
-0) count_add 1 0; echo "check: make mail: git am of the mails, and b4 am of each thread, reproduce the applied tree" ;;
-skip) count_add 0 0 1; echo "check: make mail: skipped, no git identity to sign with" ;;
-*) count_add 0 1; echo "check: make mail: failed (see above)" ;;
-esac
+mail_status
 
 gate "$k/coverage/results.txt" "coverage: gcov data of each kernel, every changed line run or explained"
 grep '^coverage: [0-9]* of [0-9]* changed lines executed' "$k/coverage/table.txt" 2>/dev/null ||
