@@ -106,7 +106,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: FORCE all check check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
+.PHONY: FORCE all check check-stages $(addprefix stage-,$(STAGES)) check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
 	linked coverage compile \
 	initramfs help clean distclean fresh
 .DELETE_ON_ERROR:
@@ -114,52 +114,70 @@ Q := $(if $(filter 1,$(V)),,@)
 all: smoke
 
 # Everything: all tests on the patched tree and on the baseline, the
-# series built patch by patch in every bisect configuration, the stress
-# run on the debug kernel, and the mails as they would be sent.  Every
-# stage runs even if one before it failed; qemu/summary.sh closes with one
-# "N passed, N failed" over all of them.  make stress (the debug kernel's
-# build, then its guest: TCG, mostly one CPU busy) runs in the background
-# from the start, beside the patched and baseline tests, static, bisect
-# and linked, so that neither chain leaves a CPU idle while the other
-# waits on a guest: its output (with the guest's current test every 30 s)
-# comes after theirs, then live until it ends.  Its loops run
-# CHECK_CYCLES times, unless CYCLES is given (make stress alone: 1000).
-# The tree is extracted first, once for both.  make bisect and make
-# linked of the nomodules kernels (their own folder, build/KVER/nomodules)
-# run in the background too, from the baseline's end, beside static and
-# the others' bisect and linked in the baseline's folder: each step's link
-# is one process, and a guest mostly one busy CPU; their output comes
-# after the others', their bisect lines at the end of bisect.txt.
+# series built patch by patch in every bisect configuration, the linked
+# kernels, the stress run on the debug kernel, coverage, the mails.  make
+# check is a graph of stages (the stage-* targets below), which a make of
+# its own schedules with CHECK_JOBS job slots; each stage runs
+# qemu/stage.sh: its whole output in build/KVER/stages/NAME.log, its
+# result in NAME.result, its time in NAME.time, and on the terminal one
+# line when it starts and ends and its progress lines, prefixed with its
+# name.  Every stage runs even if one before it failed; qemu/summary.sh
+# closes with one "N passed, N failed" over all of them.  `make -n
+# check` shows the graph.
+#
+#   tree --+-- stress (debug kernel + its guest) -- coverage ------------+
+#          +-- patched -- baseline --+-- static -- bisect -- linked -----+-- mail
+#          |                         +-- nomodules (bisect, linked) -----+
+#   guard (no prerequisite)
+#
+# The order inside a branch is the folders': baseline, static, bisect
+# and linked build in build/KVER/baseline one after the other (each an
+# incremental build of the one before); nomodules has its folder, stress
+# its own (debug).  CHECK_JOBS=3: stress, the baseline folder's chain
+# and nomodules side by side (each kernel build runs -j$(JOBS); a guest
+# keeps one CPU busy).  Stress's loops run CHECK_CYCLES times, unless
+# CYCLES is given (make stress alone: 1000).
+CHECK_JOBS ?= 3
 BISECT_NOMODULES := $(filter nomodules,$(BISECT_CONFIGS))
 BISECT_OTHERS    := $(filter-out nomodules,$(BISECT_CONFIGS))
 LINKED_NOMODULES := $(filter nomodules%,$(LINKED))
 LINKED_OTHERS    := $(filter-out nomodules%,$(LINKED))
 CHECK_VARIANTS := patched baseline debug $(foreach v,$(LINKED),$(v) baseline-$(v))
+STAGES := guard tree stress patched baseline static bisect linked nomodules coverage mail
+STAGE = qemu/stage.sh $(K)/stages
 check: packages
 	$(Q)mkdir -p $(K) && rm -f $(K)/mail.status $(K)/bisect.txt $(K)/bisect-nomodules.txt $(K)/static.txt $(K)/guard.txt \
-		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt
-	-$(Q)qemu/guard.sh $(K)/guard.txt >/dev/null
-	-$(Q)$(MAKE) --no-print-directory tree
-	-$(Q)$(MAKE) --no-print-directory stress \
-		CYCLES=$(if $(filter command line,$(origin CYCLES)),$(CYCLES),$(CHECK_CYCLES)) >$(K)/stress.out 2>&1 & pid=$$!; \
-		echo "check: make stress (the debug kernel, then its guest) runs in the background, log: $(K)/stress.out"; \
-		$(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"; \
-		$(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"; \
-		{ $(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_NOMODULES)" \
-			BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
-		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"; } >$(K)/nomodules.out 2>&1 & npid=$$!; \
-		echo "check: make bisect and make linked of the nomodules kernels run in the background, log: $(K)/nomodules.out"; \
-		$(MAKE) --no-print-directory static; \
-		$(if $(BISECT_OTHERS),$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)";) \
-		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"; \
-		echo "check: waiting for the nomodules kernels; their output so far, then as it comes:"; \
-		tail -n +1 -f --pid=$$npid $(K)/nomodules.out; wait $$npid; \
-		cat $(K)/bisect-nomodules.txt >>$(K)/bisect.txt 2>/dev/null; \
-		echo "check: waiting for make stress; its output so far, then as it comes:"; \
-		tail -n +1 -f --pid=$$pid $(K)/stress.out; wait $$pid
-	-$(Q)$(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
-	-$(Q)$(MAIL_STATUS)
+		$(foreach v,$(CHECK_VARIANTS),$(K)/$(v)/last-run) $(K)/coverage/results.txt $(K)/stages/*.result
+	-$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-stages
+	$(Q)cat $(K)/bisect-nomodules.txt >>$(K)/bisect.txt 2>/dev/null || true
 	$(Q)qemu/summary.sh $(K) $(CHECK_VARIANTS)
+
+check-stages: $(addprefix stage-,$(STAGES))
+stage-guard:
+	$(Q)$(STAGE) guard qemu/guard.sh $(K)/guard.txt
+stage-tree:
+	$(Q)$(STAGE) tree $(MAKE) --no-print-directory tree
+stage-stress: stage-tree
+	$(Q)$(STAGE) stress $(MAKE) --no-print-directory stress \
+		CYCLES=$(if $(filter command line,$(origin CYCLES)),$(CYCLES),$(CHECK_CYCLES))
+stage-patched: stage-tree
+	$(Q)$(STAGE) patched $(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
+stage-baseline: stage-patched
+	$(Q)$(STAGE) baseline $(MAKE) --no-print-directory baseline TESTS="$(CHECK_TESTS)"
+stage-static: stage-baseline
+	$(Q)$(STAGE) static $(MAKE) --no-print-directory static
+stage-bisect: stage-static
+	$(Q)$(if $(BISECT_OTHERS),$(STAGE) bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
+stage-linked: stage-bisect
+	$(Q)$(STAGE) linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
+stage-nomodules: stage-baseline
+	$(Q)$(STAGE) nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
+		BISECT_CONFIGS="$(BISECT_NOMODULES)" BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
+		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"'
+stage-coverage: stage-stress
+	$(Q)$(STAGE) coverage $(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
+stage-mail: stage-linked stage-nomodules stage-coverage
+	$(Q)$(STAGE) mail sh -c '$(MAIL_STATUS)'
 
 # make mail in make check and check-tests: its exit code in mail.status,
 # "skip" without a git identity to sign with.

@@ -57,6 +57,14 @@ if [ $only_tests = 1 ]; then
 	exit
 fi
 
+# The stages' results and times (make check's graph; not counted: each
+# stage's tests are counted below).
+for r in "$k"/stages/*.result; do
+	[ -f "$r" ] || continue
+	n=$(basename "$r" .result)
+	echo "check: stage $n: $(cat "$r"), $(cat "$k/stages/$n.time" 2>/dev/null) s"
+done
+
 gate "$k/guard.txt" "packages before package files, make -n of each target"
 
 if [ -s "$k/bisect.txt" ]; then
