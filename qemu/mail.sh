@@ -128,6 +128,25 @@ for g in $groups; do
 done
 rm -f "$out/.gm"
 
+# fail_am WORKTREE MESSAGE: stop git am in WORKTREE, remove it, fail.
+fail_am() {
+	echo "mail: $2" >&2
+	git -C "$1" am --abort 2>/dev/null
+	git -C "$src" worktree remove --force "$1"
+	exit 1
+}
+# same_tree WORKTREE HOW: the tree that HOW built in WORKTREE (removed
+# then) must be the applied series'.
+same_tree() {
+	got=$(git -C "$1" rev-parse 'HEAD^{tree}')
+	git -C "$src" worktree remove --force "$1"
+	if [ "$want" != "$got" ]; then
+		echo "mail: $2 gives tree $got, the applied series $want" >&2
+		exit 1
+	fi
+	echo "mail: $2, applied to pristine, reproduces the applied tree ($got)"
+}
+
 # The proof: git am onto the pristine tree gives the applied tree.
 am=$out/.am
 rm -rf "$am"
@@ -136,23 +155,12 @@ for g in $groups; do
 	for f in "$out/$g"/[0-9]*.patch; do
 		case $f in */0000-cover-letter.patch) continue ;; esac
 		git -C "$am" -c user.name="$name" -c user.email="$email" \
-			am -q --keep-cr "$f" >/dev/null || {
-			echo "mail: git am failed on $f" >&2
-			git -C "$am" am --abort 2>/dev/null
-			git -C "$src" worktree remove --force "$am"
-			exit 1
-		}
+			am -q --keep-cr "$f" >/dev/null || fail_am "$am" "git am failed on $f"
 	done
 done
 want=$(cd "$src" && idx=$(mktemp) && cp "$(git rev-parse --git-dir)/index" "$idx" &&
 	GIT_INDEX_FILE=$idx git add -A && GIT_INDEX_FILE=$idx git write-tree; rm -f "$idx")
-got=$(git -C "$am" rev-parse 'HEAD^{tree}')
-git -C "$src" worktree remove --force "$am"
-if [ "$want" != "$got" ]; then
-	echo "mail: git am of the mails gives tree $got, the applied series $want" >&2
-	exit 1
-fi
-echo "mail: git am of all mails onto pristine reproduces the applied tree ($got)"
+same_tree "$am" "git am of all mails"
 
 # The proof as a maintainer takes a thread: each folder's mails as one
 # mbox (the list's archive of the thread), read by b4 am (offline: the
@@ -181,18 +189,8 @@ for g in $groups; do
 		git -C "$src" worktree remove --force "$b4/tree"
 		exit 1
 	fi
-	git -C "$b4/tree" -c user.name="$name" -c user.email="$email" am -q "$b4/$g/$g.mbx" >/dev/null 2>&1 || {
-		echo "mail: git am of b4's $g thread failed on the pristine tree (log: $b4/$g.log)" >&2
-		git -C "$b4/tree" am --abort 2>/dev/null
-		git -C "$src" worktree remove --force "$b4/tree"
-		exit 1
-	}
+	git -C "$b4/tree" -c user.name="$name" -c user.email="$email" am -q "$b4/$g/$g.mbx" >/dev/null 2>&1 ||
+		fail_am "$b4/tree" "git am of b4's $g thread failed on the pristine tree (log: $b4/$g.log)"
 	echo "mail: $g: b4 am read the thread: $(grep -c '^Subject: \[PATCH' "$b4/$g/$g.mbx") patch(es), $(sed -n 's/^ *\(Total patches:.*\)/\1/p' "$b4/$g.log" | head -n1)"
 done
-got=$(git -C "$b4/tree" rev-parse 'HEAD^{tree}')
-git -C "$src" worktree remove --force "$b4/tree"
-if [ "$want" != "$got" ]; then
-	echo "mail: b4 am of the threads gives tree $got, the applied series $want" >&2
-	exit 1
-fi
-echo "mail: b4 am of each thread, applied to pristine, reproduces the applied tree ($got)"
+same_tree "$b4/tree" "b4 am of each thread"
