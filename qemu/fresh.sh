@@ -43,6 +43,12 @@ if ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1; then
 elif [ -f /etc/apt/sources.list ]; then
 	cp /etc/apt/sources.list "$root/etc/apt/sources.list"
 fi
+# And this machine's own apt settings (those Debian does not install,
+# e.g. how its archive is reached: a frozen archive's Release files
+# expire, which unstable's Valid-Until makes apt refuse without them).
+for f in /etc/apt/apt.conf.d/*; do
+	[ -f "$f" ] && [ ! -e "$root/etc/apt/apt.conf.d/${f##*/}" ] && cp "$f" "$root/etc/apt/apt.conf.d/"
+done
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 root_s=$(elapsed "$t0")
 log "root built in $root_s s ($(du -sm "$root" | cut -f1) MiB; $(chroot "$root" dpkg-query -W | wc -l) packages)"
