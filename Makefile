@@ -108,7 +108,7 @@ Q := $(if $(filter 1,$(V)),,@)
 
 .PHONY: FORCE all check check-stages $(addprefix stage-,$(STAGES)) check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
 	linked coverage compile \
-	initramfs help clean distclean fresh
+	initramfs help clean prune distclean fresh
 .DELETE_ON_ERROR:
 
 all: smoke
@@ -137,6 +137,16 @@ all: smoke
 # and nomodules side by side (each kernel build runs -j$(JOBS); a guest
 # keeps one CPU busy).  Stress's loops run CHECK_CYCLES times, unless
 # CYCLES is given (make stress alone: 1000).
+#
+# Time: with CHECK_DEADLINE (seconds since the epoch; .ci/run gives its
+# own end, less a margin), the stages marked -g below (stress, bisect,
+# nomodules, linked) run only if they fit before it on a slow day: 2.2 x
+# their last duration on this machine (qemu/costs.sh; CI's runs keep
+# records of their own, COST_TAG=ci), else the figure given, a slow day's
+# run.  A stage cut is counted as skipped and named with the command that
+# runs it, coverage goes with stress, and the cover letters lose the
+# sentences that stage proves (qemu/mail.sh, "%stage").  Without
+# CHECK_DEADLINE everything runs.
 CHECK_JOBS ?= 3
 BISECT_NOMODULES := $(filter nomodules,$(BISECT_CONFIGS))
 BISECT_OTHERS    := $(filter-out nomodules,$(BISECT_CONFIGS))
@@ -158,7 +168,7 @@ stage-guard:
 stage-tree:
 	$(Q)$(STAGE) tree $(MAKE) --no-print-directory tree
 stage-stress: stage-tree
-	$(Q)$(STAGE) stress $(MAKE) --no-print-directory stress \
+	$(Q)$(STAGE) -g 4400 stress $(MAKE) --no-print-directory stress \
 		CYCLES=$(if $(filter command line,$(origin CYCLES)),$(CYCLES),$(CHECK_CYCLES))
 stage-patched: stage-tree
 	$(Q)$(STAGE) patched $(MAKE) --no-print-directory smoke TESTS="$(CHECK_TESTS)"
@@ -167,15 +177,15 @@ stage-baseline: stage-patched
 stage-static: stage-baseline
 	$(Q)$(STAGE) static $(MAKE) --no-print-directory static
 stage-bisect: stage-static
-	$(Q)$(if $(BISECT_OTHERS),$(STAGE) bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
+	$(Q)$(if $(BISECT_OTHERS),$(STAGE) -g 2900 bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
 stage-linked: stage-bisect
-	$(Q)$(STAGE) linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
+	$(Q)$(STAGE) -g 300 linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
 stage-nomodules: stage-baseline
-	$(Q)$(STAGE) nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
+	$(Q)$(STAGE) -g 2300 nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
 		BISECT_CONFIGS="$(BISECT_NOMODULES)" BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
 		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"'
 stage-coverage: stage-stress
-	$(Q)$(STAGE) coverage $(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
+	$(Q)$(STAGE) -r stress coverage $(MAKE) --no-print-directory coverage COVERAGE_STRESS=0
 stage-mail: stage-linked stage-nomodules stage-coverage
 	$(Q)$(STAGE) mail sh -c '$(MAIL_STATUS)'
 
@@ -374,6 +384,13 @@ help:
 
 clean:
 	rm -rf $(VD)
+
+# The source trees and objects of every folder of build/KVER, which make
+# rebuilds (through ccache) when asked again; the logs, results and mails
+# stay.  .ci/run's way to make room for the next tree when the disk is
+# short.
+prune:
+	rm -rf $(K)/*/src $(K)/*/obj $(K)/*/tests $(K)/*/initramfs.cpio* $(K)/*/stamp.* $(K)/pristine
 
 distclean:
 	rm -rf $(BUILD)

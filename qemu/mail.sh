@@ -67,6 +67,42 @@ subject() {
 		END { sub(/^Subject: (\[[^]]*\] )?/, "", s); gsub(/[ \t]+/, " ", s); print s }' "$1"
 }
 
+# cover_body FILE: the body of a cover letter.  A paragraph under a line
+# "%stage [KVER:]NAME..." says what a stage of make check proves; it is
+# sent only if each stage named passed in the last make check of its
+# tree (build/KVER/stages/NAME.result is "ok"; KVER: this tree's when not
+# given), and said left out otherwise: a stage cut for time takes its
+# sentence with it.
+builds=$(dirname "$(dirname "$(dirname "$src")")")
+cover_body() {
+	keep=1 blank=0
+	tail -n +3 "$1" | while IFS= read -r line; do
+		case $line in
+		"%stage "*)
+			for st in ${line#%stage }; do
+				case $st in
+				*:*) r=$builds/${st%%:*}/stages/${st#*:}.result ;;
+				*) r=$builds/$kver/stages/$st.result ;;
+				esac
+				r=$(cat "$r" 2>/dev/null || echo "no result")
+				[ "$r" = ok ] && continue
+				keep=0
+				echo "mail: $g: cover letter: left out the paragraph that stage $st proves ($r)" >&2
+			done
+			continue ;;
+		'')
+			# Written before the next line sent: none at the end,
+			# one between the paragraphs sent.
+			keep=1 blank=1
+			continue ;;
+		esac
+		[ $keep = 1 ] || continue
+		[ $blank = 0 ] || echo
+		blank=0
+		printf '%s\n' "$line"
+	done
+}
+
 # folder PATCH: the patches/ folder a patch belongs to (mtd, drm), also
 # for a tree's variant (patches/mtd/6.12/...).
 folder() {
@@ -95,7 +131,7 @@ for g in $groups; do
 		echo "MIME-Version: 1.0"
 		echo "Content-Type: text/plain; charset=UTF-8"
 		echo
-		tail -n +3 "$cover"
+		cover_body "$cover"
 		echo
 		for p in $gp; do subject "$p"; done |
 			sed "s/^/  /" | { echo "$name ($n):"; cat; }

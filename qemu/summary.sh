@@ -12,15 +12,30 @@ k=$1
 shift
 . "$(dirname "$0")/count.sh"
 
+# skipped STAGE: true if make check cut STAGE (its result "skip: ...").
+skipped() {
+	case $(cat "$k/stages/$1.result" 2>/dev/null) in
+	skip*) return 0 ;;
+	esac
+	return 1
+}
+
 for v; do
 	case $v in
-	patched|baseline) what="tests on the $v tree" ;;
-	debug) what="make stress on the debug kernel" ;;
+	patched|baseline) what="tests on the $v tree" stage=$v ;;
+	debug) what="make stress on the debug kernel" stage=stress ;;
 	baseline-*) what="tests on the ${v#baseline-} kernel, baseline" ;;
 	*) what="tests on the $v kernel" ;;
 	esac
+	case $v in
+	*nomodules*) stage=nomodules ;;
+	builtin|baseline-builtin) stage=linked ;;
+	esac
 	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
-	if count_line "$line"; then
+	if [ -z "$line" ] && [ $only_tests = 0 ] && skipped "$stage"; then
+		count_add 0 0 1
+		echo "check: $what: skipped with stage $stage"
+	elif count_line "$line"; then
 		echo "check: $what: $line ($k/$v/last-run/)"
 	else
 		echo "check: $what: no result"
@@ -62,11 +77,19 @@ fi
 for r in "$k"/stages/*.result; do
 	[ -f "$r" ] || continue
 	n=$(basename "$r" .result)
-	echo "check: stage $n: $(cat "$r"), $(cat "$k/stages/$n.time" 2>/dev/null) s"
+	if skipped "$n"; then
+		echo "check: stage $n: $(cat "$r")"
+	else
+		echo "check: stage $n: $(cat "$r"), $(cat "$k/stages/$n.time" 2>/dev/null) s"
+	fi
 done
 
 gate "$k/guard.txt" "packages before package files, make -n of each target"
 
+if skipped bisect; then
+	count_add 0 0 1
+	echo "check: bisect builds of stage bisect: skipped with it"
+fi
 if [ -s "$k/bisect.txt" ]; then
 	# A step not built (nothing its patch changes is built in that
 	# configuration) is not counted as passed: skipped.
@@ -77,7 +100,7 @@ if [ -s "$k/bisect.txt" ]; then
 	count_add "$p" "$f" "$n"
 	echo "check: bisect builds: $p passed, $f failed, $n skipped: nothing the patch changes is built there ($k/bisect.txt)"
 	grep '^bisect:' "$k/bisect.txt" | sed 's/^/check:   /'
-else
+elif ! skipped bisect; then
 	count_add 0 1
 	echo "check: bisect builds: no result"
 fi
@@ -86,8 +109,13 @@ gate "$k/static.txt" "sparse and W=1, files the series touches"
 
 mail_status
 
-gate "$k/coverage/results.txt" "coverage: gcov data of each kernel, every changed line run or explained"
-grep '^coverage: [0-9]* of [0-9]* changed lines executed' "$k/coverage/table.txt" 2>/dev/null ||
-	echo "coverage: no figure ($k/coverage/)"
+if skipped coverage; then
+	count_add 0 0 1
+	echo "check: coverage: skipped with stage coverage"
+else
+	gate "$k/coverage/results.txt" "coverage: gcov data of each kernel, every changed line run or explained"
+	grep '^coverage: [0-9]* of [0-9]* changed lines executed' "$k/coverage/table.txt" 2>/dev/null ||
+		echo "coverage: no figure ($k/coverage/)"
+fi
 
 count_print
