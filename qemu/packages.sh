@@ -65,6 +65,16 @@ done
 cmd="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "packages: missing:$missing" >&2
+	case " $missing " in
+	*" linux-source-$kver "*)
+		if ! apt-cache policy "linux-source-$kver" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+			# apt-get install cannot find it: only the lab's own
+			# configuration for unstable (above) can.
+			echo "packages: linux-source-$kver is in none of this machine's suites; the lab looks for it in Debian's unstable:" \
+				"run as root:  make KVER=$kver packages" >&2
+			exit 1
+		fi ;;
+	esac
 	echo "packages: run as root:  apt-get update && $cmd" >&2
 	exit 1
 fi

@@ -50,7 +50,7 @@ gate() {
 		p=$(grep -c '^ok ' "$1") f=$(grep -c '^FAIL ' "$1") s=$(grep -c '^skip ' "$1")
 		count_add "$p" "$f" "$s"
 		echo "check: $2: $p passed, $f failed$([ "$s" -eq 0 ] || echo ", $s skipped") ($1)"
-		grep '^FAIL ' "$1" | sed 's/^/check:   /'
+		grep -E '^(FAIL|skip) ' "$1" | sed 's/^/check:   /'
 	else
 		count_add 0 1
 		echo "check: $2: no result"
