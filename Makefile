@@ -141,7 +141,7 @@ all: smoke
 # Time: with CHECK_DEADLINE (seconds since the epoch; .ci/run gives its
 # own end, less a margin), the stages marked -g below (stress, bisect,
 # nomodules, linked) run only if they fit before it on a slow day: 2.2 x
-# their last duration on this machine (qemu/costs.sh; CI's runs keep
+# their shortest recent run on this machine (qemu/costs.sh; CI's runs keep
 # records of their own, COST_TAG=ci), else the figure given, a slow day's
 # run.  A stage cut is counted as skipped and named with the command that
 # runs it, coverage goes with stress, and the cover letters lose the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # One stage of make check (a target of its stage graph): run COMMAND with
 # its whole output in DIR/NAME.log, and print what a person follows: a
-# line when it starts (with the time it took last time, when known) and
+# line when it starts (with its shortest recent run here, when known) and
 # when it ends (result, duration, log), and, prefixed with the stage's
 # name, the lines of progress (build: and boot: every 30 s in a long
 # step, each bisect step), the closing counts and the failures.  The result, "ok" or
@@ -14,7 +14,8 @@
 #
 # -g SECONDS: a stage that CI may cut for time.  With CHECK_DEADLINE
 #   (seconds since the epoch; .ci/run sets it) it runs only if it fits
-#   before it on a slow day (2.2 x its last duration here, else SECONDS);
+#   before it on a slow day (2.2 x its shortest recent run here, else
+#   SECONDS);
 #   otherwise its result is "skip: " and the reason, with the command to
 #   run it by hand, and it counts as skipped.
 # -r NAME: it reads what stage NAME made; skipped with it.
@@ -70,7 +71,7 @@ if [ -n "$slow" ] && [ -n "${CHECK_DEADLINE:-}" ] && ! fits "$key" "$slow" "$CHE
 fi
 last=$(cost_get "$key")
 t0=$(date +%s)
-echo "stage $name: start $(date +%H:%M:%S)${last:+, took $last s last time}, log: $log"
+echo "stage $name: start $(date +%H:%M:%S)${last:+, $last s at best lately}, log: $log"
 { "$@" 2>&1; echo $? >"$dir/$name.rc"; } | tee "$log" |
 	grep --line-buffered -E '^(build|boot|bisect|series|test modules|check|mail|coverage|static|tree|linked|stress|guard): |^[0-9]+ passed, [0-9]+ failed|^[a-z]+ +[0-9]+/[0-9]+ (ok|FAIL) |^(FAIL|XPASS) |^make(\[[0-9]+\])?: \*\*\*' |
 	sed -u "s/^/  [$name] /"
