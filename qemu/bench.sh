@@ -106,7 +106,7 @@ boot_once() {
 	ACCEL=$1 TIMEOUT=${3:-120} VARIANT=patched qemu/boot.sh "$obj" "$k/patched/initramfs.cpio" "$2" >/dev/null 2>&1
 	h=$(since "$t")
 	i=$(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process.*/\1/p' "$2/console.log" 2>/dev/null | head -n1)
-	if [ "$(cat "$2/status" 2>/dev/null)" = 0 ] && grep -q '^lab: tests done' "$2/console.log"; then
+	if [ "$(cat "$2/status" 2>/dev/null)" = 0 ] && grep -E -q '^(\[ *[0-9.]*\] )?lab: tests done' "$2/console.log"; then
 		echo "$h ${i:-none}"
 	else
 		echo "none none"

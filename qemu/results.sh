@@ -65,7 +65,7 @@ function path(leaf,   i, p) { p = ""; for (i = 1; i <= depth; i++) p = p stack[i
 ' kunit.txt >results.txt
 
 status=$(cat status 2>/dev/null || echo missing)
-if [ "$status" = 0 ] && grep -q '^lab: tests done' console.txt; then
+if [ "$status" = 0 ] && grep -E -q '^(\[ *[0-9.]*\] )?lab: tests done' console.txt; then
 	echo "ok   host.guest_finished" >>results.txt
 else
 	echo "FAIL host.guest_finished (QEMU status $status; 124 is the timeout)" >>results.txt
