@@ -5,8 +5,9 @@
  * through this, to the console, for a person reading console.log.  A write
  * to the console's tty waits for the UART to drain its buffer, which it
  * does on the transmit interrupt; after an oops (the baseline's
- * map_destroy() of a qinfo_probe map) the 8250 has been seen to raise
- * none again: the buffer stayed full, the copy to the console blocked, and
+ * map_destroy() of a qinfo_probe map) the console has been seen to take
+ * no more of it, while the kernel's own messages, which poll the UART,
+ * went on: the buffer stayed full, the copy to the console blocked, and
  * with it the tests and the power-off, until QEMU's timeout.  Here a
  * console that takes nothing for STALL_MS is given up: the rest of the
  * output goes to the results port only, and the kernel log says how many
