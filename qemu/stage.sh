@@ -67,7 +67,7 @@ command_line() {
 	done | sed 's/ $//; s/--no-print-directory //g'
 }
 if [ -n "$slow" ] && [ -n "${CHECK_DEADLINE:-}" ] && ! fits "$key" "$slow" "$CHECK_DEADLINE"; then
-	skip "$left s left before CI's deadline, it needs up to $need s ($why); run it by hand: $(command_line "$@")"
+	skip "$left s left before CHECK_DEADLINE (CI's end), it needs up to $need s ($why); run it by hand: $(command_line "$@")"
 fi
 last=$(cost_get "$key")
 t0=$(date +%s)
