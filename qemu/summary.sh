@@ -22,14 +22,18 @@ skipped() {
 
 for v; do
 	case $v in
-	patched|baseline) what="tests on the $v tree" stage=$v ;;
-	debug) what="make stress on the debug kernel" stage=stress ;;
+	patched|baseline) what="tests on the $v tree" ;;
+	debug) what="make stress on the debug kernel" ;;
 	baseline-*) what="tests on the ${v#baseline-} kernel, baseline" ;;
 	*) what="tests on the $v kernel" ;;
 	esac
+	# The stage that boots it: the linked kernels (builtin, trim) but
+	# the nomodules ones boot in stage linked.
 	case $v in
+	patched|baseline) stage=$v ;;
+	debug) stage=stress ;;
 	*nomodules*) stage=nomodules ;;
-	builtin|baseline-builtin) stage=linked ;;
+	*) stage=linked ;;
 	esac
 	line=$(tail -n1 "$k/$v/last-run/summary.txt" 2>/dev/null)
 	if [ -z "$line" ] && [ $only_tests = 0 ] && skipped "$stage"; then
