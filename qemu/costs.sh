@@ -18,6 +18,8 @@
 #       slow day: 2.2 x cost_get, else the slow-day figure given; $need,
 #       $left and $why say so
 #   disk_free DIR                kilobytes free on DIR's file system
+#   disk_filled LOG DIR          if LOG says "No space left on device":
+#                                that, and what DIR's file system has now
 costs=${LAB_COSTS:-$([ "$(id -u)" -eq 0 ] && echo /var/cache/lab-ci || echo "${XDG_CACHE_HOME:-$HOME/.cache}/lab-ci")}
 mkdir -p "$costs" 2>/dev/null || costs=${TMPDIR:-/tmp}
 cost_put() {
@@ -39,3 +41,7 @@ fits() {
 	[ "$left" -ge "$need" ]
 }
 disk_free() { df -Pk "$1" | awk 'NR == 2 { print $4 }'; }
+disk_filled() {
+	! grep -q 'No space left on device' "$1" ||
+		echo "the disk filled up (\"No space left on device\" in $1); $(($(disk_free "$2") / 1024)) MB free on $2's file system now"
+}

@@ -86,9 +86,7 @@ else
 	echo "FAIL exit code $rc" >"$dir/$name.result"
 	echo "stage $name: FAIL (exit code $rc) in $t s, log: $log"
 	# A full disk fails every step after it: say so once, here.
-	if grep -q 'No space left on device' "$log"; then
-		echo "stage $name: the disk filled up (\"No space left on device\" in its log);" \
-			"$(($(disk_free "$dir") / 1024)) MB free on $dir's file system now"
-	fi
+	full=$(disk_filled "$log" "$dir")
+	[ -z "$full" ] || echo "stage $name: $full"
 fi
 exit 0

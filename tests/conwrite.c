@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #define STALL_MS 5000
