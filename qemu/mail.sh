@@ -72,23 +72,44 @@ subject() {
 # sent only if each stage named passed in the last make check of its
 # tree (build/KVER/stages/NAME.result is "ok"; KVER: this tree's when not
 # given), and said left out otherwise: a stage cut for time takes its
-# sentence with it.
+# sentence with it.  A paragraph under "%else [KVER:]NAME..." right after
+# one is its stand-in: sent, on the same condition, only if that one was
+# left out (7.2's own stress run, else 6.1's).
 builds=$(dirname "$(dirname "$(dirname "$src")")")
+# stages_ok NAME...: each stage named passed; says which did not.
+stages_ok() {
+	ok=1
+	for st in "$@"; do
+		case $st in
+		*:*) r=$builds/${st%%:*}/stages/${st#*:}.result ;;
+		*) r=$builds/$kver/stages/$st.result ;;
+		esac
+		r=$(cat "$r" 2>/dev/null || echo "no result")
+		[ "$r" = ok ] && continue
+		ok=0
+		echo "mail: $g: cover letter: left out the paragraph that stage $st proves ($r)" >&2
+	done
+	[ $ok = 1 ]
+}
 cover_body() {
-	keep=1 blank=0
+	keep=1 blank=0 sent=1
 	tail -n +3 "$1" | while IFS= read -r line; do
 		case $line in
 		"%stage "*)
-			for st in ${line#%stage }; do
-				case $st in
-				*:*) r=$builds/${st%%:*}/stages/${st#*:}.result ;;
-				*) r=$builds/$kver/stages/$st.result ;;
-				esac
-				r=$(cat "$r" 2>/dev/null || echo "no result")
-				[ "$r" = ok ] && continue
-				keep=0
-				echo "mail: $g: cover letter: left out the paragraph that stage $st proves ($r)" >&2
-			done
+			# shellcheck disable=SC2086 # a list of stages
+			if stages_ok ${line#%stage }; then keep=1; else keep=0; fi
+			sent=$keep
+			continue ;;
+		"%else "*)
+			keep=0
+			if [ $sent = 0 ]; then
+				# shellcheck disable=SC2086
+				if stages_ok ${line#%else }; then
+					keep=1
+					echo "mail: $g: cover letter: sent the paragraph that stage(s) ${line#%else } prove(s) in its place" >&2
+				fi
+			fi
+			sent=1
 			continue ;;
 		'')
 			# Written before the next line sent: none at the end,
