@@ -46,14 +46,24 @@ set -- "$qemu_bin" -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" \
 echo "$*" >"$rundir/qemu.cmd"
 echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
 # Progress: the test running now, from the results port (run.sh closes
-# each test with "ok N" / "not ok N" at the top level).
+# each test with "ok N" / "not ok N" at the top level); and, when the
+# last line there is a test's "# progress: NAME: fault point N" (make
+# stress's fail-nth sweeps), that, with the number of points the last
+# run of this folder swept on NAME (its figures.md).
 . "$here/progress.sh"
+last_figures=$rundir/../../last-run/figures.md
 status() {
 	n=$(grep -cE '^(not )?ok [0-9]+ ' "$rundir/ktap.log" 2>/dev/null) || true
 	n=${n:-0}
 	if [ "$n" -lt $# ]; then
 		shift "$n"
-		echo "boot: test $((n + 1)) of $(($# + n)): $1"
+		p=$(tail -n1 "$rundir/ktap.log" 2>/dev/null | sed -n 's/^ *# progress: //p')
+		if [ -n "$p" ]; then
+			was=$(grep -F "| allocations failed on purpose, ${p%: fault point*} |" "$last_figures" 2>/dev/null |
+				sed -n 's/^[^|]*|[^|]*| \([0-9]*\) .*/\1/p' | head -n1)
+			p=", $p${was:+ of $was in the last run}"
+		fi
+		echo "boot: test $((n + 1)) of $(($# + n)): $1$p"
 	else
 		echo "boot: $n tests done, powering off"
 	fi

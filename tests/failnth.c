@@ -13,7 +13,7 @@
  * sweep is this one process, so that it stays short on a debug kernel.
  *
  * usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]...
- *                [-e PATH]... [-r DEVICE] [-c] ACTION
+ *                [-e PATH]... [-r DEVICE] [-c] [-P FILE] ACTION
  *   ACTION, PREP, UNDO:  write:PATH:STRING   write(2) STRING to PATH
  *                        load:MODULE.ko:PARAMS   finit_module(2)
  *                        rmmod:NAME          delete_module(2)
@@ -27,6 +27,8 @@
  *       registers a device: the driver core does not fail the init when
  *       the device's probe fails); counted as failed, UNDO then runs
  *   -n  give up after MAX runs (default 5000)
+ *   -P  write N to FILE before the Nth run, for a progress line (written
+ *       while no fault is armed)
  *
  * Prints "# " lines (the states, every run that broke the rule) and a
  * last line "points=P failed=F passed=S other-driver=O bad=B" (O: passed
@@ -209,11 +211,12 @@ int main(int argc, char **argv)
 	char clean[1024], ok[1024], now[1024];
 	unsigned int n, max = 5000;
 	unsigned int failed = 0, passed = 0, other = 0, bad = 0;
-	const char *dev = NULL, *action;
+	const char *dev = NULL, *action, *progress = NULL;
+	char num[16];
 	long left = 0;
-	int opt, ctl, rc = 0, may_stay_clean = 0;
+	int opt, ctl, rc = 0, may_stay_clean = 0, pfd = -1;
 
-	while ((opt = getopt(argc, argv, "n:p:u:m:e:r:c")) != -1) {
+	while ((opt = getopt(argc, argv, "n:p:u:m:e:r:cP:")) != -1) {
 		switch (opt) {
 		case 'c': may_stay_clean = 1; break;
 		case 'n': max = strtoul(optarg, NULL, 10); break;
@@ -222,6 +225,7 @@ int main(int argc, char **argv)
 		case 'm': add(mods, &nmods, optarg); break;
 		case 'e': add(paths, &npaths, optarg); break;
 		case 'r': dev = optarg; break;
+		case 'P': progress = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -248,7 +252,20 @@ int main(int argc, char **argv)
 	}
 	run_all(undo, nundo);
 
+	if (progress) {
+		pfd = open(progress, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (pfd < 0) {
+			fprintf(stderr, "failnth: %s: %s\n", progress, strerror(errno));
+			return 2;
+		}
+	}
 	for (n = 1; n <= max; n++) {
+		if (pfd >= 0) {
+			int len = snprintf(num, sizeof(num), "%u\n", n);
+
+			if (pwrite(pfd, num, len, 0) != len)
+				fprintf(stderr, "failnth: %s: %s\n", progress, strerror(errno));
+		}
 		run_all(prep, nprep);
 		rc = run(action, ctl, n, &left);
 		state(now, sizeof(now));
@@ -301,6 +318,6 @@ int main(int argc, char **argv)
 	       passed - (left && rc == 0), other, bad);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]... [-e PATH]... [-r DEVICE] [-c] ACTION\n");
+	fprintf(stderr, "usage: failnth [-n MAX] [-p PREP]... [-u UNDO]... [-m MODULE]... [-e PATH]... [-r DEVICE] [-c] [-P FILE] ACTION\n");
 	return 2;
 }

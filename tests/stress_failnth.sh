@@ -48,8 +48,23 @@ sweep() {
 	id=$1 name=$2
 	shift 2
 	faults_quiet
-	/tests/failnth "$@" >/tmp/sweep.out 2>&1
+	# A progress line every 30 s for the host (qemu/boot.sh shows it
+	# with the point count of the last run): the point failnth is at.
+	rm -f /tmp/failnth.point
+	/tests/failnth -P /tmp/failnth.point "$@" >/tmp/sweep.out 2>&1 &
+	pid=$!
+	(
+		t=0
+		while kill -0 $pid 2>/dev/null; do
+			sleep 1
+			t=$((t + 1))
+			[ $((t % 30)) -ne 0 ] || ktap_print_msg "progress: $name: fault point $(cat /tmp/failnth.point 2>/dev/null)"
+		done
+	) &
+	ticker=$!
+	wait $pid
 	rc=$?
+	wait $ticker
 	faults_reports
 	reports=$REPORTS_FOUND
 	grep '^#' /tmp/sweep.out | head -12
