@@ -237,7 +237,7 @@ STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.co
 # (2026-12-05) and its guest then ran alone, one CPU idle, for 18 min
 # after everything else had ended.
 stress: packages
-	-$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS); \
+	$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS); \
 		$(MAKE) --no-print-directory smoke $(STRESS_VARS) \
 		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
 		rc=$$?; qemu/figures.sh $(K)/debug/last-run; exit $$rc
