@@ -27,8 +27,8 @@ for v; do
 	baseline-*) what="tests on the ${v#baseline-} kernel, baseline" ;;
 	*) what="tests on the $v kernel" ;;
 	esac
-	# The stage that boots it: the linked kernels (builtin, trim) but
-	# the nomodules ones boot in stage linked.
+	# The stage that boots it: the nomodules kernels boot in stage
+	# nomodules, the other linked ones (builtin, trim) in stage linked.
 	case $v in
 	patched|baseline) stage=$v ;;
 	debug) stage=stress ;;
