@@ -32,6 +32,12 @@ kvm) cpu=host ;;
 tcg) cpu=$tcg_cpu ;;
 esac
 
+# QEMU's monitor on two FIFOs (monitor.in, monitor.out; QEMU opens both
+# read-write, so neither side waits for the other): at the timeout,
+# where each CPU is (cpus_at below).
+rm -f "$rundir/monitor.in" "$rundir/monitor.out"
+mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
+
 # A fresh, erased (0xff) flash image for every run.
 tr '\000' '\377' </dev/zero | head -c "$flash_size" >"$rundir/flash.img"
 
@@ -42,7 +48,8 @@ set -- "$qemu_bin" -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" \
 	-kernel "$obj/$kernel_image" -initrd "$initramfs" \
 	-append "console=$kernel_console panic=-1 lab.tests=$tests lab.variant=${VARIANT:-} lab.results=$results_tty lab.gcov=$gcov_tty $lab_cmdline ${CMDLINE:-}" \
 	-serial "file:$rundir/console.log" -serial "file:$rundir/ktap.log" \
-	-serial "file:$rundir/gcov.b64"
+	-serial "file:$rundir/gcov.b64" \
+	-chardev "pipe,id=mon,path=$rundir/monitor" -mon chardev=mon,mode=readline
 echo "$*" >"$rundir/qemu.cmd"
 echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
 # Progress: the test running now, from the results port (run.sh closes
@@ -68,12 +75,86 @@ status() {
 		echo "boot: $n tests done, powering off"
 	fi
 }
+
+# monitor COMMAND...: QEMU's answers, for 2 s.  Both FIFOs are open
+# read-write here too (fds 7, 8), so that no open or write waits, even if
+# QEMU has just exited.
+exec 7<>"$rundir/monitor.in" 8<>"$rundir/monitor.out"
+monitor() {
+	timeout 2 cat <&8 >"$rundir/monitor.txt" &
+	cat_pid=$!
+	for c; do echo "$c"; done >&7
+	wait $cat_pid || true
+	tr -d '\r' <"$rundir/monitor.txt"
+}
+# sym ADDR: the kernel function at ADDR (the lab's kernels are not
+# relocatable: vmlinux's addresses are the running kernel's).
+sym() { addr2line -f -e "$obj/vmlinux" "$1" 2>/dev/null | head -n1; }
+# cpus_at: a guest that ran out of time, CPU by CPU: the function it is
+# in, whether interrupts are on (RFLAGS.IF), and the kernel functions
+# whose addresses are on its stack (a rough backtrace, innermost first),
+# into $rundir/cpus.txt; a summary line on stderr.  A hung kernel prints
+# nothing when every CPU is stuck with interrupts off (no CPU is left to
+# report a lockup): this is where it hangs.
+cpus_at() {
+	: >"$rundir/cpus.txt"
+	summary=''
+	for c in $(seq 0 $((cpus - 1))); do
+		regs=$(monitor "cpu $c" "info registers")
+		rip=$(echo "$regs" | sed -n 's/.*RIP=\([0-9a-f]*\).*/\1/p' | head -n1)
+		rfl=$(echo "$regs" | sed -n 's/.*RFL=\([0-9a-f]*\).*/\1/p' | head -n1)
+		rsp=$(echo "$regs" | sed -n 's/.*RSP=\([0-9a-f]*\).*/\1/p' | head -n1)
+		[ -n "$rip" ] || continue
+		irq=on
+		[ $((0x$rfl & 0x200)) -ne 0 ] || irq=off
+		case $rip in
+		ffffffff8*) at=$(sym "0x$rip") ;;
+		ffff*) at="kernel address $rip (a module)" ;;
+		*) at="user space, $rip" ;;
+		esac
+		stack=$(addr2line -f -e "$obj/vmlinux" $(monitor "cpu $c" "x/800gx 0x$rsp" |
+			grep -o -E '0xffffffff8[0-9a-f]{7}') 2>/dev/null | sed -n 'p;n' |
+			grep -v -E '^(\?\?|kallsyms_.*|__bss_start|_etext|lock_(acquire|release)|lockdep_.*|__lock_acquire|find_held_lock)$' |
+			uniq | head -n 25 | tr '\n' ' ')
+		echo "CPU $c: at $at, interrupts $irq (RIP $rip, RFLAGS $rfl); on its stack: $stack" >>"$rundir/cpus.txt"
+		summary="$summary${summary:+; }CPU $c at $at, interrupts $irq"
+	done
+	[ -z "$summary" ] || echo "boot: TIMEOUT: $summary (stacks: $rundir/cpus.txt)" >&2
+}
+
 progress_start status $tests_list
 rc=0
-timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null >"$rundir/qemu.out" 2>&1 || rc=$?
+rm -f "$rundir/timed-out"
+"$@" </dev/null >"$rundir/qemu.out" 2>&1 &
+qemu_pid=$!
+# The timeout: a watchdog that, if QEMU is still there, says where its
+# CPUs are, then ends it (SIGTERM, SIGKILL 10 s later).
+(
+	trap 'kill $s 2>/dev/null; exit 0' TERM
+	sleep "${TIMEOUT:-600}" &
+	s=$!
+	wait $s
+	kill -0 $qemu_pid 2>/dev/null || exit 0
+	: >"$rundir/timed-out"
+	cpus_at
+	kill $qemu_pid 2>/dev/null || true
+	for i in $(seq 10); do
+		kill -0 $qemu_pid 2>/dev/null || exit 0
+		sleep 1
+	done
+	kill -9 $qemu_pid 2>/dev/null || true
+) &
+watchdog=$!
+wait $qemu_pid || rc=$?
+kill $watchdog 2>/dev/null || true
+wait $watchdog 2>/dev/null || true
 progress_stop
+[ ! -e "$rundir/timed-out" ] || rc=124
+rm -f "$rundir/timed-out"
+exec 7>&- 8>&-
+rm -f "$rundir/monitor.in" "$rundir/monitor.out"
 echo "$rc" >"$rundir/status"
-if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+if [ "$rc" -eq 124 ]; then
 	echo "boot: TIMEOUT: the guest did not finish in ${TIMEOUT:-600} s; console log: $rundir/console.log" >&2
 elif [ "$rc" -ne 0 ]; then
 	echo "boot: QEMU exited with $rc: $(cat "$rundir/qemu.out")" >&2
