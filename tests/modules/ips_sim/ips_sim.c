@@ -402,6 +402,7 @@ struct msr_site {
 };
 static struct msr_site *sites;
 static int nr_sites;
+static DEFINE_MUTEX(sites_mutex);	/* sites, nr_sites: hook, unhook, msr_missed */
 
 static u64 *msr_slot(u32 msr)
 {
@@ -447,6 +448,27 @@ static int msr_pre(struct kprobe *kp, struct pt_regs *r)
 static void msr_post(struct kprobe *kp, struct pt_regs *r, unsigned long flags)
 {
 }
+
+/*
+ * Hits of the sites that kprobes missed (a probe hit while another was
+ * being handled on that CPU): those ran the real instruction, which TCG
+ * ignores (WRMSR) or answers with 0 (RDMSR) without a word.
+ */
+static int msr_missed_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long missed = 0;
+	int i;
+
+	mutex_lock(&sites_mutex);
+	for (i = 0; i < nr_sites; i++)
+		missed += sites[i].kp.nmissed;
+	mutex_unlock(&sites_mutex);
+	return sysfs_emit(buf, "%lu\n", missed);
+}
+
+static const struct kernel_param_ops msr_missed_ops = { .get = msr_missed_get };
+module_param_cb(msr_missed, &msr_missed_ops, NULL, 0444);
+MODULE_PARM_DESC(msr_missed, "hits of intel_ips's MSR sites that kprobes missed");
 
 static void msr_unhook(void)
 {
@@ -634,10 +656,16 @@ static int sim_module_event(struct notifier_block *nb, unsigned long state,
 	struct module *mod = data;
 
 	if (!strcmp(mod->name, "intel_ips")) {
-		if (state == MODULE_STATE_COMING && msrs && msr_hook(mod))
-			return notifier_from_errno(-EINVAL);
+		int ret = 0;
+
+		mutex_lock(&sites_mutex);
+		if (state == MODULE_STATE_COMING && msrs)
+			ret = msr_hook(mod);
 		if (state == MODULE_STATE_GOING)
 			msr_unhook();
+		mutex_unlock(&sites_mutex);
+		if (ret)
+			return notifier_from_errno(-EINVAL);
 	} else if (!strcmp(mod->name, "i915")) {
 		if (state == MODULE_STATE_COMING)
 			i915_coming_hold();
@@ -890,7 +918,9 @@ static void __exit ips_sim_exit(void)
 	unregister_kretprobe(&get_probe);
 	unregister_kprobes(kps, ARRAY_SIZE(kps));
 	unpin_stopped();
+	mutex_lock(&sites_mutex);
 	msr_unhook();
+	mutex_unlock(&sites_mutex);
 	cb_unhook();
 	iounmap(regs);
 }
