@@ -57,8 +57,9 @@ wait_until() {
 param() { cat "$P/$1"; }
 bound_to() { basename "$(readlink "/sys/bus/pci/devices/$DEV/driver" 2>/dev/null)" 2>/dev/null; }
 is_bound() { [ "$(bound_to)" = "intel ips" ]; }
-# Passes of the adjust thread: it sleeps once at creation (kthread) and
-# once at the end of every pass (its voluntary context switches).
+# Passes of the adjust thread, at most: it sleeps once at creation
+# (kthread) and once at the end of every pass (its voluntary context
+# switches), and may sleep within a pass too.
 adjust_passes() {
 	for d in /proc/[0-9]*; do
 		[ "$(cat "$d/comm" 2>/dev/null)" = ips-adjust ] || continue
@@ -146,11 +147,32 @@ wait_until $((ADJUST_MS + 2000)) sh -c "dmesg | grep -q 'failed to disable graph
 ktap_expect_eq gpu_turbo_disabled_by_bios "'failed to disable graphics turbo' (i915's gpu_turbo_disable() called, no GPU to obey) within one adjust period" \
 	"$(log_count 'failed to disable graphics turbo' | sed 's/^[1-9][0-9]*$/yes/')" yes
 
-# Unbind: the threads stop, then i915's table goes back.  The adjust
-# thread has lowered the CPU clamp by now, with the overrides on.
-msr_bound=$(msrs)
-ktap_expect_eq turbo_msr_overridden_while_bound "TURBO_POWER_CURRENT_LIMIT override bits (TDC 31, TDP 15) after $(adjust_passes) adjust passes (MSRs: $msr_bound; MSR reads, writes emulated: $(param msr_reads), $(param msr_writes); missed by kprobes: $(param msr_missed))" \
-	"$(( 0x${msr_bound%% *} & TURBO_OVR ))" "$TURBO_OVR"
+# Unbind: the threads stop, then i915's table goes back.  Before that,
+# a pass of the adjust thread that lowers the CPU clamp writes
+# TURBO_POWER_CURRENT_LIMIT with the overrides on (ips_cpu_lower()).  It
+# lowers when the CPU is over its limits or not busy; busy is the load
+# average over 1 (ips_cpu_busy()), and then it raises, which writes
+# nothing: the driver keeps CPU turbo disabled ("until we can figure out
+# why the power figures are wrong").  A guest loaded by the tests before
+# this one (make stress) has a load average over 1: no pass lowers, and
+# nothing here is to be checked (the stress guest of a clean-clone CI
+# run: load average over 1, 4 MSR reads and 0 writes emulated, no
+# override).  So: the override waited for (bounded; the pass that
+# printed the line above may still be on its way), or a skip that says
+# why, or a failure with the counts.
+overridden() { [ $(( $(param turbo_limit) & TURBO_OVR )) -eq $TURBO_OVR ]; }
+wait_until $((ADJUST_MS * 2 + 2000)) overridden
+msr_bound=$(msrs) load=$(cut -d' ' -f1 /proc/loadavg)
+msr_counts="MSR reads, writes emulated: $(param msr_reads), $(param msr_writes); missed by kprobes: $(param msr_missed); load average $load"
+lowered=yes
+if ! overridden && [ "${load%%.*}" -gt 1 ]; then
+	lowered=''
+	ktap_test_skip turbo_msr_overridden_while_bound \
+		"no lowering pass: load average $load is over 1, so the adjust thread raises, which writes no MSR with CPU turbo disabled ($msr_counts)"
+else
+	ktap_expect_eq turbo_msr_overridden_while_bound "TURBO_POWER_CURRENT_LIMIT override bits (TDC 31, TDP 15) (MSRs: $msr_bound; $msr_counts)" \
+		"$(( 0x${msr_bound%% *} & TURBO_OVR ))" "$TURBO_OVR"
+fi
 reset_puts
 unbind
 ktap_expect_eq unbind_threads_stopped_first "intel_ips threads running at its symbol_put() of i915's table" \
@@ -158,8 +180,12 @@ ktap_expect_eq unbind_threads_stopped_first "intel_ips threads running at its sy
 ktap_expect_eq unbind_puts_table_once "symbol_put() calls of i915 symbols" "$(param i915_puts)" 1
 ktap_expect_eq unbind_releases_i915 "i915 refcnt after unbind; intel_ips threads left" \
 	"$(refcnt i915),$(param threads)" "$base,0"
-ktap_expect_eq turbo_msrs_restored_after_late_unbind "TURBO_POWER_CURRENT_LIMIT, IA32_PERF_CTL after an unbind past the first adjust passes (before the bind; the limit at reset: $(printf %x $TURBO_LIMIT_RESET))" \
-	"$(msrs)" "$msr0"
+if [ -n "$lowered" ]; then
+	ktap_expect_eq turbo_msrs_restored_after_late_unbind "TURBO_POWER_CURRENT_LIMIT, IA32_PERF_CTL after an unbind past the first adjust passes (before the bind; the limit at reset: $(printf %x $TURBO_LIMIT_RESET))" \
+		"$(msrs)" "$msr0"
+else
+	ktap_test_skip turbo_msrs_restored_after_late_unbind "nothing to restore: no lowering pass (above)"
+fi
 rmmod i915
 ktap_expect_eq unbind_then_rmmod_i915 "rmmod i915 right after the unbind: exit code" "$?" 0
 
