@@ -21,6 +21,7 @@
  * exit:  CMD's exit code (128 + signal if a signal ended it), 124 when the
  *        deadline passed, 125 when CMD could not be started.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,20 @@ static void console_default(void)
 	printf("# console loglevel %d set back to its default, %d\n", now_level, dflt);
 }
 
+/* CMD's exit wakes the poll() of main(). */
+static int child_pipe[2];
+
+static void on_child(int sig)
+{
+	int saved = errno;
+
+	/* A full pipe has a wake-up pending already. */
+	ssize_t ignored = write(child_pipe[1], "", 1);
+
+	(void)ignored;
+	errno = saved;
+}
+
 /* Copy what the pipe has to stdout; 0 at its end. */
 static int relay(int fd)
 {
@@ -236,10 +251,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: deadline SECONDS CMD [ARG...]\n");
 		return 125;
 	}
-	if (pipe(out)) {
+	if (pipe(out) || pipe2(child_pipe, O_NONBLOCK | O_CLOEXEC)) {
 		perror("deadline: pipe");
 		return 125;
 	}
+	signal(SIGCHLD, on_child);
 	pid = fork();
 	if (pid < 0) {
 		perror("deadline: fork");
@@ -260,25 +276,34 @@ int main(int argc, char **argv)
 	/*
 	 * Relay the output until CMD exits, then what the pipe still holds
 	 * (a task CMD left behind may keep the pipe open: its output after
-	 * CMD's end is not waited for); all of it by the deadline.
+	 * CMD's end is not waited for); all of it by the deadline.  Waits
+	 * only in poll(), on the output and on CMD's exit (SIGCHLD through a
+	 * pipe of our own): no wake-up of ours while a test runs quietly.
 	 */
 	for (;;) {
-		struct pollfd p = { .fd = out[0], .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = open_pipe ? out[0] : -1, .events = POLLIN },
+			{ .fd = child_pipe[0], .events = POLLIN },
+		};
 		double left = end - now();
+		char c;
 
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			while (open_pipe && now() < end && poll(p, 1, 0) > 0)
+				open_pipe = relay(out[0]);
+			if (WIFSIGNALED(status))
+				return 128 + WTERMSIG(status);
+			return WEXITSTATUS(status);
+		}
 		if (left <= 0)
 			break;
-		if (!open_pipe)
-			usleep(left > 0.05 ? 50000 : (useconds_t)(left * 1e6));
-		else if (poll(&p, 1, left > 0.05 ? 50 : (int)(left * 1000) + 1) > 0)
-			open_pipe = relay(out[0]);
-		if (waitpid(pid, &status, WNOHANG) != pid)
+		if (poll(p, 2, (int)(left * 1000) + 1) <= 0)
 			continue;
-		while (open_pipe && now() < end && poll(&p, 1, 0) > 0)
+		if (p[0].revents)
 			open_pipe = relay(out[0]);
-		if (WIFSIGNALED(status))
-			return 128 + WTERMSIG(status);
-		return WEXITSTATUS(status);
+		if (p[1].revents)
+			while (read(child_pipe[0], &c, 1) == 1)
+				;
 	}
 
 	console_default();
