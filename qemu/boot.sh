@@ -87,9 +87,10 @@ monitor() {
 	wait $cat_pid || true
 	tr -d '\r' <"$rundir/monitor.txt"
 }
-# sym ADDR: the kernel function at ADDR (the lab's kernels are not
-# relocatable: vmlinux's addresses are the running kernel's).
-sym() { addr2line -f -e "$obj/vmlinux" "$1" 2>/dev/null | head -n1; }
+# sym ADDR...: the kernel function at each ADDR, a line each (the lab's
+# kernels are not relocatable: vmlinux's addresses are the running
+# kernel's).
+sym() { [ $# -eq 0 ] || addr2line -f -e "$obj/vmlinux" "$@" 2>/dev/null | sed -n 'p;n'; }
 # cpus_at: a guest that ran out of time, CPU by CPU: the function it is
 # in, whether interrupts are on (RFLAGS.IF), and the kernel functions
 # whose addresses are on its stack (a rough backtrace, innermost first),
@@ -112,8 +113,7 @@ cpus_at() {
 		ffff*) at="kernel address $rip (a module)" ;;
 		*) at="user space, $rip" ;;
 		esac
-		stack=$(addr2line -f -e "$obj/vmlinux" $(monitor "cpu $c" "x/800gx 0x$rsp" |
-			grep -o -E '0xffffffff8[0-9a-f]{7}') 2>/dev/null | sed -n 'p;n' |
+		stack=$(sym $(monitor "cpu $c" "x/800gx 0x$rsp" | grep -o -E '0xffffffff8[0-9a-f]{7}') |
 			grep -v -E '^(\?\?|kallsyms_.*|__bss_start|_etext|lock_(acquire|release)|lockdep_.*|__lock_acquire|find_held_lock)$' |
 			uniq | head -n 25 | tr '\n' ' ')
 		echo "CPU $c: at $at, interrupts $irq (RIP $rip, RFLAGS $rfl); on its stack: $stack" >>"$rundir/cpus.txt"

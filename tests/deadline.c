@@ -125,17 +125,15 @@ static void show_task(const char *dir, int tid, const char *comm, char state)
 
 /*
  * Every task of SESSION, and every other task that is running (R) or in
- * uninterruptible sleep (D), except this program.  Returns how many tasks
- * of SESSION there are.
+ * uninterruptible sleep (D), except this program.
  */
-static int show_tasks(int session)
+static void show_tasks(int session)
 {
 	DIR *procs = opendir("/proc");
 	struct dirent *p, *t;
-	int in_session = 0;
 
 	if (!procs)
-		return 0;
+		return;
 	while ((p = readdir(procs))) {
 		char tasks[32];
 		int pid = atoi(p->d_name);
@@ -156,15 +154,12 @@ static int show_tasks(int session)
 			snprintf(dir, sizeof(dir), "%s/%d", tasks, tid);
 			if (task_stat(dir, comm, sizeof(comm), &state, &sid))
 				continue;
-			if (sid == session)
-				in_session++;
 			if (sid == session || state == 'R' || state == 'D')
 				show_task(dir, tid, comm, state);
 		}
 		closedir(td);
 	}
 	closedir(procs);
-	return in_session;
 }
 
 /* Tasks left in SESSION. */
@@ -244,7 +239,7 @@ static int relay(int fd)
 int main(int argc, char **argv)
 {
 	double limit, end;
-	int out[2], status, open_pipe = 1;
+	int out[2], status, open_pipe = 1, stayed;
 	pid_t pid;
 
 	if (argc < 3 || (limit = atof(argv[1])) <= 0) {
@@ -317,9 +312,10 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	waitpid(pid, &status, WNOHANG);
-	if (count_session(pid)) {
+	stayed = count_session(pid);
+	if (stayed) {
 		say("%d task(s) of %s still there %d s after SIGKILL; left behind:",
-		    count_session(pid), argv[2], KILL_WAIT_S);
+		    stayed, argv[2], KILL_WAIT_S);
 		show_tasks(pid);
 	} else {
 		say("killed %s and the tasks it started", argv[2]);
