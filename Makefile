@@ -148,6 +148,12 @@ all: smoke
 # sentences that stage proves (qemu/mail.sh, "%stage").  Without
 # CHECK_DEADLINE everything runs.
 CHECK_JOBS ?= 3
+# ".recorded" when every step of the configurations given has a record on
+# this machine (qemu/bisect.sh): the stage then builds no step, and its
+# time is recorded apart, with a slow day's figure of its own; so is
+# linked's, which then builds the folders of the last steps itself.
+RECORDED = sed -n 's/^0$$/.recorded/p'
+BISECT_RECORDED = KVER=$(KVER) BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" qemu/bisect.sh -n $(SERIES)
 BISECT_NOMODULES := $(filter nomodules,$(BISECT_CONFIGS))
 BISECT_OTHERS    := $(filter-out nomodules,$(BISECT_CONFIGS))
 LINKED_NOMODULES := $(filter nomodules%,$(LINKED))
@@ -177,11 +183,16 @@ stage-baseline: stage-patched
 stage-static: stage-baseline
 	$(Q)$(STAGE) static $(MAKE) --no-print-directory static
 stage-bisect: stage-static
-	$(Q)$(if $(BISECT_OTHERS),$(STAGE) -g 2900 bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
+	$(Q)$(if $(BISECT_OTHERS),r=$$($(BISECT_RECORDED) $(BISECT_OTHERS) | $(RECORDED)); \
+		$(STAGE) -g $$([ -n "$$r" ] && echo 300 || echo 2900) -c bisect$$r \
+		bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
 stage-linked: stage-bisect
-	$(Q)$(STAGE) -g 300 linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
+	$(Q)if grep -qs '(built here' $(K)/bisect.txt; then g='-g 1500 -c linked.recorded'; else g='-g 300'; fi; \
+		$(STAGE) $$g linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
 stage-nomodules: stage-baseline
-	$(Q)$(STAGE) -g 2300 nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
+	$(Q)r=$$($(BISECT_RECORDED) $(BISECT_NOMODULES) | $(RECORDED)); \
+		$(STAGE) -g $$([ -n "$$r" ] && echo 1500 || echo 2300) -c nomodules$$r \
+		nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
 		BISECT_CONFIGS="$(BISECT_NOMODULES)" BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
 		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"'
 stage-coverage: stage-stress

@@ -12,15 +12,18 @@
 # folder costs even through ccache), nomodules in a folder of its own
 # (CONFIG_MODULES=n changes nearly every object).  The patched folder
 # stays as make left it.  make linked boots the last steps of builtin
-# and nomodules (the Makefile's FOLDER).
+# and nomodules (the Makefile's FOLDER), and builds them there when the
+# steps came from this machine's records (below) instead.
 # Prints a matrix, names the first patch that breaks each configuration,
 # exits 1 if any build failed.
 #
-# usage: BASE_FRAGMENTS="..." bisect.sh SERIES CONFIG...
+# usage: BASE_FRAGMENTS="..." bisect.sh [-n] SERIES CONFIG...
 #   CONFIG: modular | builtin | nomodules, see bisect_config below
 #   BISECT_REPORT: the matrix's file (default build/KVER/bisect.txt; make
 #   check runs nomodules beside the others, into a file of its own)
 set -u
+count=0
+[ "${1:-}" != -n ] || { count=1; shift; }
 series=$1
 shift
 dir=${BUILD:-build}/${KVER:-6.1}
@@ -59,33 +62,75 @@ built_from() {
 	return 1
 }
 
+# What decides a step's build, kept per machine like the compiler cache
+# (qemu/costs.sh's folder, bisect/): the tree's content (the pristine
+# tree's git tree id), the compiler and linker, the configuration (its
+# fragments, targets, variant), the lab's scripts that apply, configure
+# and build, and the patches up to that step.  A step with a record of
+# the same key built here before, in whichever clone: its line stands,
+# marked with the day it built, and is not built again (a clean clone in
+# CI, with the series unchanged, builds nothing); the steps after the
+# first without one are built as before.  Only builds that passed are
+# kept.  BISECT_RECORDS= (empty) builds every step.
+. "$(dirname "$0")/costs.sh"
+records=${BISECT_RECORDS-$costs/bisect}
+[ -z "$records" ] || mkdir -p "$records" 2>/dev/null || records=
+tree_id=$(git -C "$dir/pristine" rev-parse 'pristine^{tree}' 2>/dev/null) ||
+	{ echo "bisect: no pristine tree in $dir/pristine (make tree)" >&2; exit 2; }
+tools=$(gcc --version | head -n1; ld --version | head -n1)
+# step_keys CFG: the key of each step of CFG, one a line: each the hash
+# of the one before and the step's patch.  The Makefile's part is its
+# rules from apply to the kernel's build.
+step_keys() {
+	k=$({ printf '%s\n' "$1" "$variant" "$targets" "$extra" "$tree_id" "$tools"
+		cat $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh qemu/series.sh qemu/apply.sh
+		sed -n '/^apply:/,/^initramfs:/p' Makefile; } | sha256sum | cut -c1-32)
+	for p in $patches; do
+		k=$({ echo "$k"; cat "$p"; } | sha256sum | cut -c1-32)
+		echo "$k"
+	done
+}
+# -n: print how many steps of the configurations have no record (make
+# check's time check: a stage with nothing to build has its own cost).
+if [ $count = 1 ]; then
+	todo=0
+	for cfg; do
+		bisect_config "$cfg" || exit 2
+		for k in $(step_keys "$cfg"); do
+			[ -n "$records" ] && [ -f "$records/$k" ] || todo=$((todo + 1))
+		done
+	done
+	echo "$todo"
+	exit 0
+fi
+
 report=${BISECT_REPORT:-$dir/bisect.txt}
 : >"$report"
 fail=0
 for cfg; do
 	bisect_config "$cfg" || exit 2
-	# Unchanged patches, fragments and scripts since a run in which every
-	# patch built: that run's lines stand, marked (cached).
-	key=$(cat $patches $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh qemu/series.sh \
-		qemu/apply.sh "$0" | sha256sum | cut -c1-16)
-	cache=$dir/bisect-$cfg.cache
-	if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "$key" ]; then
-		tail -n +2 "$cache" | sed 's/$/ (cached)/' | tee -a "$report"
-		continue
-	fi
-	rm -f "$cache"
-	start_report=$(wc -l <"$report")
+	keys=$(step_keys "$cfg")
+	rm -f "$dir/bisect-$cfg.cache"
 	n=0
 	first=
+	built=0
 	for p in $patches; do
 		n=$((n + 1))
+		key=$(echo "$keys" | sed -n "${n}p")
+		name=$(basename "$p")
+		if [ $built = 0 ] && [ -n "$records" ] && [ -f "$records/$key" ]; then
+			read -r secs day note <"$records/$key"
+			printf '%-10s %2d/%d %-4s %4ds  %s%s  (built here %s)\n' "$cfg" $n "$total" ok \
+				"$secs" "$name" "${note:+  $note}" "$day" | tee -a "$report"
+			continue
+		fi
 		prefix=$dir/bisect-$cfg.series
 		echo "$patches" | tr ' ' '\n' | grep -v '^$' | head -n $n >"$prefix.new"
 		mv "$prefix.new" "$prefix"
 		start=$(date +%s)
 		note=
-		if [ $n -gt 1 ] && [ -z "$first" ] && ! built_from "$p" "$dir/$folder/obj"; then
-			r=ok note="  (nothing it changes is built here)"
+		if [ $built = 1 ] && [ -z "$first" ] && ! built_from "$p" "$dir/$folder/obj"; then
+			r=ok note="(nothing it changes is built here)"
 			echo "bisect: $cfg: no object of $dir/$folder/obj is made from what $p changes: the build of step $((n - 1)) stands" \
 				>"$dir/bisect-$cfg.$n.log"
 		elif make -s --no-print-directory kernel VARIANT="$variant" FOLDER="$folder" \
@@ -95,17 +140,22 @@ for cfg; do
 		else
 			r=FAIL
 			fail=1
-			[ -n "$first" ] || first="$n $(basename "$p")"
+			[ -n "$first" ] || first="$n $name"
 		fi
+		built=1
+		secs=$(($(date +%s) - start))
 		printf '%-10s %2d/%d %-4s %4ds  %s%s\n' "$cfg" $n "$total" $r \
-			$(($(date +%s) - start)) "$(basename "$p")" "$note" | tee -a "$report"
+			"$secs" "$name" "${note:+  $note}" | tee -a "$report"
+		if [ $r = ok ] && [ -z "$first" ] && [ -n "$records" ]; then
+			echo "$secs $(date +%F) $note" >"$records/.$key.$$" &&
+				mv "$records/.$key.$$" "$records/$key"
+		fi
 		[ $r = ok ] || tail -15 "$dir/bisect-$cfg.$n.log" | sed 's/^/    /'
 	done
 	if [ -n "$first" ]; then
 		echo "bisect: $cfg: first broken by patch $first (log: $dir/bisect-$cfg.${first%% *}.log)" | tee -a "$report"
 	else
 		echo "bisect: $cfg: all $total patches build" | tee -a "$report"
-		{ echo "$key"; tail -n +$((start_report + 1)) "$report"; } >"$cache"
 	fi
 done
 exit $fail

@@ -19,15 +19,19 @@
 #   otherwise its result is "skip: " and the reason, with the command to
 #   run it by hand, and it counts as skipped.
 # -r NAME: it reads what stage NAME made; skipped with it.
+# -c NAME: the name its time is recorded under and checked against, when
+#   it is not the stage's (a stage whose work differs from run to run:
+#   bisect with every step on this machine's record builds nothing).
 #
-# usage: stage.sh DIR [-g SECONDS] [-r NAME] NAME COMMAND...
+# usage: stage.sh DIR [-g SECONDS] [-r NAME] [-c NAME] NAME COMMAND...
 set -u
-dir=$1 slow='' after=''
+dir=$1 slow='' after='' cost=''
 shift
 while :; do
 	case $1 in
 	-g) slow=$2; shift 2 ;;
 	-r) after=$2; shift 2 ;;
+	-c) cost=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -44,7 +48,7 @@ mkdir -p "$dir"
 log=$dir/$name.log
 rm -f "$dir/$name.result"
 . "$(dirname "$0")/costs.sh"
-key=${COST_TAG:+$COST_TAG.}${KVER:-6.1}.$name
+key=${COST_TAG:+$COST_TAG.}${KVER:-6.1}.${cost:-$name}
 # skip REASON: the stage does not run; its result says why.
 skip() {
 	echo "skip: $1" >"$dir/$name.result"
@@ -71,7 +75,7 @@ if [ -n "$slow" ] && [ -n "${CHECK_DEADLINE:-}" ] && ! fits "$key" "$slow" "$CHE
 fi
 last=$(cost_get "$key")
 t0=$(date +%s)
-echo "stage $name: start $(date +%H:%M:%S)${last:+, $last s at best lately}, log: $log"
+echo "stage $name: start $(date +%H:%M:%S)${last:+, $last s at best lately${cost:+ ($cost)}}, log: $log"
 { "$@" 2>&1; echo $? >"$dir/$name.rc"; } | tee "$log" |
 	grep --line-buffered -E '^(build|boot|bisect|series|test modules|check|mail|coverage|static|tree|linked|stress|guard): |^[0-9]+ passed, [0-9]+ failed|^[a-z]+ +[0-9]+/[0-9]+ (ok|FAIL) |^(FAIL|XPASS) |^make(\[[0-9]+\])?: \*\*\*' |
 	sed -u "s/^/  [$name] /"

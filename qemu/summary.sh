@@ -102,7 +102,12 @@ if [ -s "$k/bisect.txt" ]; then
 	p=$((p - n))
 	f=$(grep -c '^[a-z]* *[0-9]*/[0-9]* FAIL ' "$k/bisect.txt")
 	count_add "$p" "$f" "$n"
-	echo "check: bisect builds: $p passed, $f failed, $n skipped: nothing the patch changes is built there ($k/bisect.txt)"
+	# Steps on this machine's record (qemu/bisect.sh): built here
+	# before from the same tree, tools, configuration and patches.
+	r=$(grep '^[a-z]* *[0-9]*/[0-9]* ok .*(built here ' "$k/bisect.txt" |
+		grep -vc '(nothing it changes is built here)')
+	[ "$r" -eq 0 ] && r='' || r=" ($r of them as built here before from the same inputs)"
+	echo "check: bisect builds: $p passed$r, $f failed, $n skipped: nothing the patch changes is built there ($k/bisect.txt)"
 	grep '^bisect:' "$k/bisect.txt" | sed 's/^/check:   /'
 elif ! skipped bisect; then
 	count_add 0 1
