@@ -79,12 +79,12 @@ tree_id=$(git -C "$dir/pristine" rev-parse 'pristine^{tree}' 2>/dev/null) ||
 	{ echo "bisect: no pristine tree in $dir/pristine (make tree)" >&2; exit 2; }
 tools=$(gcc --version | head -n1; ld --version | head -n1)
 # step_keys CFG: the key of each step of CFG, one a line: each the hash
-# of the one before and the step's patch.  The Makefile's part is its
-# rules from apply to the kernel's build.
+# of the one before and the step's patch.  (The Makefile's rules only
+# pass the variables above to those scripts.)
 step_keys() {
 	k=$({ printf '%s\n' "$1" "$variant" "$targets" "$extra" "$tree_id" "$tools"
-		cat $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh qemu/series.sh qemu/apply.sh
-		sed -n '/^apply:/,/^initramfs:/p' Makefile; } | sha256sum | cut -c1-32)
+		cat $BASE_FRAGMENTS $extra qemu/build.sh qemu/config.sh qemu/series.sh qemu/apply.sh; } |
+		sha256sum | cut -c1-32)
 	for p in $patches; do
 		k=$({ echo "$k"; cat "$p"; } | sha256sum | cut -c1-32)
 		echo "$k"
