@@ -366,7 +366,7 @@ $(VD)/patches: RECORD = $(PATCHES)
 $(VD)/kbuild: RECORD = $(KERNEL_TARGETS) $(KBUILD_ARGS)
 $(VD)/fragments $(VD)/patches $(VD)/kbuild: FORCE
 	$(Q)mkdir -p $(VD)
-	$(Q)echo "$(RECORD)" | cmp -s - $@ || echo "$(RECORD)" >$@
+	$(Q)echo '$(RECORD)' | cmp -s - $@ || echo '$(RECORD)' >$@
 
 kernel: $(VD)/stamp.kernel
 $(VD)/stamp.kernel: $(VD)/stamp.config $(VD)/kbuild qemu/build.sh

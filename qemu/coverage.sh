@@ -30,7 +30,22 @@ series_files() {
 
 case ${1:-} in
 kbuild-args)
-	series_files "$2" | sed -n 's|^.*/\([^/]*\)\.c$|GCOV_PROFILE_\1.o=y|p' | tr '\n' ' '
+	# kbuild reads GCOV_PROFILE_<stem>.o, the stem being the object's
+	# name (6.x) or its path under the folder whose Makefile builds it
+	# (7.x: gt/intel_rps in i915's), so that one variable names every
+	# object of that stem in the kernel: GCOV_PROFILE_main.o=y would
+	# instrument arch/x86/boot/main.o too, which cannot link gcov.  Each
+	# stem's variable is y only for the objects the series changes:
+	# $(LAB_GCOV_$@), with LAB_GCOV_<object>=y for each (make expands it
+	# as it compiles $@; the shell and the lab's make pass it as text).
+	series_files "$2" | sed -n 's|\.c$||p' | while read -r f; do
+		echo "LAB_GCOV_$f.o=y"
+		stem=$f
+		while :; do
+			echo "GCOV_PROFILE_$stem.o=\$(LAB_GCOV_\$@)"
+			case $stem in */*) stem=${stem#*/} ;; *) break ;; esac
+		done
+	done | sort -u | tr '\n' ' '
 	exit 0 ;;
 report) shift ;;
 *) echo "usage: coverage.sh kbuild-args SERIES | report PRISTINE SERIES OUT VD..." >&2; exit 2 ;;
@@ -82,6 +97,16 @@ for vd; do
 		[ ! -f "$repo/$f" ] || cmp -s "$repo/$f" "$src/$f" ||
 			{ echo "coverage: $src/$f is not the series' $f" >&2; exit 1; }
 	done
+	# Each changed file the kernel compiled carries gcov (its object
+	# calls __gcov_init; a .gcno may be left from an earlier build): one
+	# without would have no line counted, silently.
+	bare=
+	for f in $files; do
+		case $f in *.c) ;; *) continue ;; esac
+		o=$obj/${f%.c}.o
+		[ ! -f "$o" ] || nm -u "$o" | grep -qw __gcov_init || bare="$bare $f"
+	done
+	check "$name.instrumented" "$([ -z "$bare" ]; echo $?)" "compiled without gcov:$bare (qemu/coverage.sh kbuild-args)"
 	find "$obj" -name '*.gcda' -delete
 	tmp=$out/gcda.$n
 	mkdir -p "$tmp"
