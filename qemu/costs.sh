@@ -16,7 +16,8 @@
 #   fits KEY SLOW-DAY-SECONDS DEADLINE
 #       0 if the run fits before DEADLINE (seconds since the epoch) on a
 #       slow day: 2.2 x cost_get, else the slow-day figure given; $need,
-#       $left and $why say so
+#       $left and $why say so (fits_figure, below, for a figure of
+#       another kind)
 #   disk_free DIR                kilobytes free on DIR's file system
 #   disk_filled LOG DIR          if LOG says "No space left on device":
 #                                that, and what DIR's file system has now
@@ -29,15 +30,21 @@ cost_put() {
 cost_get() { awk '$1 ~ /^[0-9]+$/ { print $1 }' "$costs/$1.cost" 2>/dev/null | sort -n | head -n1; }
 cost_kb() { awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { kb = $2 } END { print kb }' "$costs/$1.cost" 2>/dev/null; }
 fits() {
-	last=$(cost_get "$1")
-	if [ -n "$last" ]; then
-		need=$((last * 22 / 10))
-		why="2.2 x its shortest recent run here, $last s"
+	fits_figure "$(cost_get "$1")" "its shortest recent run here" "$2" \
+		"a slow day's cold run; never run on this machine" "$3"
+}
+# fits_figure SECONDS WHAT SLOW-DAY-SECONDS WHY DEADLINE: the same for a
+# fast day's figure of SECONDS (what WHAT says it is; empty: none, then
+# SLOW-DAY-SECONDS, for the reason WHY).
+fits_figure() {
+	if [ -n "$1" ]; then
+		need=$(($1 * 22 / 10))
+		why="2.2 x $2, $1 s"
 	else
-		need=$2
-		why="a slow day's cold run; never run on this machine"
+		need=$3
+		why=$4
 	fi
-	left=$(($3 - $(date +%s)))
+	left=$(($5 - $(date +%s)))
 	[ "$left" -ge "$need" ]
 }
 disk_free() { df -Pk "$1" | awk 'NR == 2 { print $4 }'; }
