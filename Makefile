@@ -152,8 +152,12 @@ CHECK_JOBS ?= 3
 # this machine (qemu/bisect.sh): the stage then builds no step, and its
 # time is recorded apart, with a slow day's figure of its own; so is
 # linked's, which then builds the folders of the last steps itself.
-RECORDED = sed -n 's/^0$$/.recorded/p'
-BISECT_RECORDED = KVER=$(KVER) BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" qemu/bisect.sh -n $(SERIES)
+# $(call RECORDED_STAGE,CONFIGS,SLOW-RECORDED,SLOW,NAME): qemu/stage.sh's
+# start of stage NAME, its time kept as NAME.recorded when every step of
+# CONFIGS is on the record.
+RECORDED_STAGE = r=$$(KVER=$(KVER) BUILD=$(BUILD) BASE_FRAGMENTS="$(BASE_FRAGMENTS)" \
+		qemu/bisect.sh -n $(SERIES) $(1) | sed -n 's/^0$$/.recorded/p'); \
+	$(STAGE) -g $$([ -n "$$r" ] && echo $(2) || echo $(3)) -c $(4)$$r $(4)
 BISECT_NOMODULES := $(filter nomodules,$(BISECT_CONFIGS))
 BISECT_OTHERS    := $(filter-out nomodules,$(BISECT_CONFIGS))
 LINKED_NOMODULES := $(filter nomodules%,$(LINKED))
@@ -183,16 +187,13 @@ stage-baseline: stage-patched
 stage-static: stage-baseline
 	$(Q)$(STAGE) static $(MAKE) --no-print-directory static
 stage-bisect: stage-static
-	$(Q)$(if $(BISECT_OTHERS),r=$$($(BISECT_RECORDED) $(BISECT_OTHERS) | $(RECORDED)); \
-		$(STAGE) -g $$([ -n "$$r" ] && echo 300 || echo 2900) -c bisect$$r \
-		bisect $(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
+	$(Q)$(if $(BISECT_OTHERS),$(call RECORDED_STAGE,$(BISECT_OTHERS),300,2900,bisect) \
+		$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
 stage-linked: stage-bisect
 	$(Q)if grep -qs '(built here' $(K)/bisect.txt; then g='-g 1500 -c linked.recorded'; else g='-g 300'; fi; \
 		$(STAGE) $$g linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
 stage-nomodules: stage-baseline
-	$(Q)r=$$($(BISECT_RECORDED) $(BISECT_NOMODULES) | $(RECORDED)); \
-		$(STAGE) -g $$([ -n "$$r" ] && echo 1500 || echo 2300) -c nomodules$$r \
-		nomodules sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
+	$(Q)$(call RECORDED_STAGE,$(BISECT_NOMODULES),1500,2300,nomodules) sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
 		BISECT_CONFIGS="$(BISECT_NOMODULES)" BISECT_REPORT=$(K)/bisect-nomodules.txt;) \
 		$(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_NOMODULES)"'
 stage-coverage: stage-stress

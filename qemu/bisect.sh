@@ -90,6 +90,7 @@ step_keys() {
 		echo "$k"
 	done
 }
+recorded() { [ -n "$records" ] && [ -f "$records/$1" ]; }
 # -n: print how many steps of the configurations have no record (make
 # check's time check: a stage with nothing to build has its own cost).
 if [ $count = 1 ]; then
@@ -97,7 +98,7 @@ if [ $count = 1 ]; then
 	for cfg; do
 		bisect_config "$cfg" || exit 2
 		for k in $(step_keys "$cfg"); do
-			[ -n "$records" ] && [ -f "$records/$k" ] || todo=$((todo + 1))
+			recorded "$k" || todo=$((todo + 1))
 		done
 	done
 	echo "$todo"
@@ -105,6 +106,11 @@ if [ $count = 1 ]; then
 fi
 
 report=${BISECT_REPORT:-$dir/bisect.txt}
+# step_line RESULT TAIL: step $n's line of the matrix, into the report.
+step_line() {
+	printf '%-10s %2d/%d %-4s %4ds  %s%s%s\n' "$cfg" $n "$total" "$1" \
+		"$secs" "$name" "${note:+  $note}" "$2" | tee -a "$report"
+}
 : >"$report"
 fail=0
 for cfg; do
@@ -118,10 +124,9 @@ for cfg; do
 		n=$((n + 1))
 		key=$(echo "$keys" | sed -n "${n}p")
 		name=$(basename "$p")
-		if [ $built = 0 ] && [ -n "$records" ] && [ -f "$records/$key" ]; then
+		if [ $built = 0 ] && recorded "$key"; then
 			read -r secs day note <"$records/$key"
-			printf '%-10s %2d/%d %-4s %4ds  %s%s  (built here %s)\n' "$cfg" $n "$total" ok \
-				"$secs" "$name" "${note:+  $note}" "$day" | tee -a "$report"
+			step_line ok "  (built here $day)"
 			continue
 		fi
 		prefix=$dir/bisect-$cfg.series
@@ -144,8 +149,7 @@ for cfg; do
 		fi
 		built=1
 		secs=$(($(date +%s) - start))
-		printf '%-10s %2d/%d %-4s %4ds  %s%s\n' "$cfg" $n "$total" $r \
-			"$secs" "$name" "${note:+  $note}" | tee -a "$report"
+		step_line $r ''
 		if [ $r = ok ] && [ -z "$first" ] && [ -n "$records" ]; then
 			echo "$secs $(date +%F) $note" >"$records/.$key.$$" &&
 				mv "$records/.$key.$$" "$records/$key"
