@@ -32,13 +32,15 @@ JOBS     ?= $(shell nproc)
 V        ?= 0#            1: show the commands of every stage
 
 SMOKE_TESTS := mtd_physmap mtd_mtdram mtd_nandsim drm_vkms drm_ips_table
-CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim intel_ips
+# 7.x: symbol_get() against symbol namespaces (patches/module).
+NS_TESTS := $(if $(filter 7.%,$(KVER)),module_ns)
+CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim intel_ips $(NS_TESTS)
 # make stress, on the debug kernel (qemu/debug.config): the stress tests,
 # then the smoke tests (under KASAN and lockdep, and for make coverage;
 # after stress_badinput, which needs lockdep still on: drm_ips_table's
 # non-GPL module turns it off), stress_reports last: kmemleak, taint.
 STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
-	stress_mtdtests mtd_cfi_sim intel_ips stress_badinput $(SMOKE_TESTS) stress_reports
+	stress_mtdtests mtd_cfi_sim intel_ips $(NS_TESTS) stress_badinput $(SMOKE_TESTS) stress_reports
 CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
 CHECK_CYCLES ?= 300#      make check's stress run, unless CYCLES is given
 BASE_FRAGMENTS := qemu/base.config qemu/mtd.config qemu/drm.config

@@ -40,6 +40,7 @@ cp "$top/tests/init" init
 chmod +x init tests/*.sh
 if [ -d "$testbin" ]; then
 	find "$testbin" -maxdepth 1 -type f -perm -u+x -exec cp {} tests/ \;
+	[ ! -f "$testbin/facts" ] || cp "$testbin/facts" tests/
 	mkdir -p tests/modules
 	find "$testbin/modules" -maxdepth 1 -name '*.ko' -exec cp {} tests/modules/ \;
 fi

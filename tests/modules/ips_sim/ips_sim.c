@@ -843,8 +843,18 @@ static int __init ips_sim_init(void)
 		goto err_put_probe;
 	}
 	ret = register_kretprobe(&get_probe);
+	if (ret == -ENOENT) {
+		/*
+		 * Where symbol_get() passes its caller (7.x with
+		 * patches/module), __symbol_get() is a macro for
+		 * __symbol_get_for(), whose first argument is still the name.
+		 */
+		get_probe.kp.symbol_name = "__symbol_get_for";
+		get_probe.kp.addr = NULL;
+		ret = register_kretprobe(&get_probe);
+	}
 	if (ret) {
-		pr_err("ips_sim: kretprobe on __symbol_get: %d\n", ret);
+		pr_err("ips_sim: kretprobe on %s: %d\n", get_probe.kp.symbol_name, ret);
 		goto err_kps;
 	}
 
