@@ -127,7 +127,7 @@ all: smoke
 # closes with one "N passed, N failed" over all of them.  `make -n
 # check` shows the graph.
 #
-#   tree --+-- stress (debug kernel + its guest) -- coverage ------------+
+#   tree --+-- stress (debug kernel + 2 guests) -- coverage -----------+
 #          +-- patched -- baseline --+-- static -- bisect -- linked -----+-- mail
 #          |                         +-- nomodules (bisect, linked) -----+
 #   guard (no prerequisite)
@@ -246,15 +246,45 @@ endif
 # KASAN, less than a kernel of its own); the table of figures at the end.
 STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.config"
 # STRESS_BUILD_NICE: a command put before the debug kernel's build (e.g.
-# "nice -n 10"; the guest runs at the usual priority).  make check gives
+# "nice -n 10"; the guests run at the usual priority).  make check gives
 # none: at nice 10 beside it the debug build took 85 min of a cold run
 # (2026-12-05) and its guest then ran alone, one CPU idle, for 18 min
 # after everything else had ended.
+#
+# The tests run in two guests of the debug kernel at once, each with its
+# own flash image: a guest alone keeps about one of the two CPUs busy
+# (1.14 CPUs, measured), its tests one after the other.  guest2 runs the
+# tests named in STRESS_SPLIT (the fail-nth sweeps, half of the guest's
+# time), guest1 the others, in STRESS_TESTS' order; each ends with
+# stress_reports, so that kmemleak and the taint are checked in both.
+# Each guest's tests are named after it (guest1.stress_physmap...); the
+# run's folder holds both (qemu/guests.sh).  STRESS_SPLIT= (empty): one
+# guest, as before.
+STRESS_SPLIT ?= stress_failnth#  make stress: the tests of its second guest (empty: one guest)
+STRESS_2 := $(filter $(STRESS_SPLIT),$(STRESS_TESTS))
+STRESS_1 := $(filter-out $(STRESS_SPLIT),$(STRESS_TESTS))
+ifneq ($(and $(STRESS_2),$(filter-out stress_reports,$(STRESS_1))),)
+STRESS_2 += $(filter stress_reports,$(STRESS_TESTS))
+STRESS_GUESTS := guest1 guest2
+else
+STRESS_1 := $(STRESS_TESTS)
+STRESS_GUESTS := guest1
+endif
+STRESS_RUN := $(K)/debug/runs/$(RUN_ID)
 stress: packages
-	$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS); \
-		$(MAKE) --no-print-directory smoke $(STRESS_VARS) \
-		TESTS="$(STRESS_TESTS)" TIMEOUT=$(STRESS_TIMEOUT) CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)"; \
-		rc=$$?; qemu/figures.sh $(K)/debug/last-run; exit $$rc
+	$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS)
+	-$(Q)$(MAKE) --no-print-directory -j2 $(STRESS_GUESTS:%=stress-%) $(STRESS_VARS) RUN_ID=$(RUN_ID)
+	$(Q)ln -sfn runs/$(RUN_ID) $(K)/debug/last-run
+	$(Q)qemu/guests.sh $(STRESS_RUN) $(STRESS_GUESTS); \
+		rc=$$?; qemu/figures.sh $(STRESS_RUN); exit $$rc
+
+# One guest of make stress (above): booted, then judged by results.sh;
+# its lines are printed by qemu/guests.sh, with the others'.
+stress-guest%:
+	$(Q)GUEST=guest$* LAST_FIGURES=$(K)/debug/last-run/figures.md TIMEOUT=$(STRESS_TIMEOUT) \
+		CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)" \
+		qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(STRESS_RUN)/guest$* $(STRESS_$*)
+	$(Q)RESULT_PREFIX=guest$*. qemu/results.sh $(SRC) $(STRESS_RUN)/guest$* >/dev/null || true
 
 # The lab's own speed and the series' cost, patched vs baseline: a
 # Markdown table (qemu/bench.sh; BENCH_LAB=0 skips the cold lab cycle,

@@ -8,24 +8,29 @@
 # usage: boot.sh OBJ INITRAMFS RUNDIR TESTS...
 # env:   ACCEL=tcg|kvm (kvm falls back to tcg when /dev/kvm is not usable),
 #        TIMEOUT seconds, VARIANT (passed to the guest as lab.variant),
-#        CMDLINE extra kernel parameters (e.g. drm.debug=0x1e)
+#        CMDLINE extra kernel parameters (e.g. drm.debug=0x1e),
+#        GUEST a name for this guest, put after "boot: " in every line
+#        (make stress boots two guests of one kernel at once),
+#        LAST_FIGURES the figures.md of the folder's last run, for the
+#        progress of fail-nth sweeps (default RUNDIR/../../last-run/)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/x86_64.conf"
 obj=$1 initramfs=$2 rundir=$3
 shift 3
 tests_list=$* tests=$(echo "$*" | tr ' ' ,)
+guest=${GUEST:+$GUEST: }
 mkdir -p "$rundir"
 
 accel=${ACCEL:-tcg}
 case $accel in
 kvm)
 	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
-		echo "boot: /dev/kvm is not usable here, falling back to TCG" >&2
+		echo "boot: ${guest}/dev/kvm is not usable here, falling back to TCG" >&2
 		accel=tcg
 	fi ;;
 tcg) ;;
-*) echo "boot: ACCEL=$accel: use tcg or kvm" >&2; exit 2 ;;
+*) echo "boot: ${guest}ACCEL=$accel: use tcg or kvm" >&2; exit 2 ;;
 esac
 case $accel in
 kvm) cpu=host ;;
@@ -51,14 +56,14 @@ set -- "$qemu_bin" -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" \
 	-serial "file:$rundir/gcov.b64" \
 	-chardev "pipe,id=mon,path=$rundir/monitor" -mon chardev=mon,mode=readline
 echo "$*" >"$rundir/qemu.cmd"
-echo "boot: $accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
+echo "boot: ${guest}$accel, $cpus CPUs, timeout ${TIMEOUT:-600} s, log: $rundir/console.log"
 # Progress: the test running now, from the results port (run.sh closes
 # each test with "ok N" / "not ok N" at the top level); and, when the
 # last line there is a test's "# progress: NAME: fault point N" (make
 # stress's fail-nth sweeps), that, with the number of points the last
 # run of this folder swept on NAME (its figures.md).
 . "$here/progress.sh"
-last_figures=$rundir/../../last-run/figures.md
+last_figures=${LAST_FIGURES:-$rundir/../../last-run/figures.md}
 status() {
 	n=$(grep -cE '^(not )?ok [0-9]+ ' "$rundir/ktap.log" 2>/dev/null) || true
 	n=${n:-0}
@@ -66,13 +71,13 @@ status() {
 		shift "$n"
 		p=$(tail -n1 "$rundir/ktap.log" 2>/dev/null | sed -n 's/^ *# progress: //p')
 		if [ -n "$p" ]; then
-			was=$(grep -F "| allocations failed on purpose, ${p%: fault point*} |" "$last_figures" 2>/dev/null |
+			was=$(grep -F "allocations failed on purpose, ${p%: fault point*} |" "$last_figures" 2>/dev/null |
 				sed -n 's/^[^|]*|[^|]*| \([0-9]*\) .*/\1/p' | head -n1)
 			p=", $p${was:+ of $was in the last run}"
 		fi
-		echo "boot: test $((n + 1)) of $(($# + n)): $1$p"
+		echo "boot: ${guest}test $((n + 1)) of $(($# + n)): $1$p"
 	else
-		echo "boot: $n tests done, powering off"
+		echo "boot: ${guest}$n tests done, powering off"
 	fi
 }
 
@@ -119,7 +124,7 @@ cpus_at() {
 		echo "CPU $c: at $at, interrupts $irq (RIP $rip, RFLAGS $rfl); on its stack: $stack" >>"$rundir/cpus.txt"
 		summary="$summary${summary:+; }CPU $c at $at, interrupts $irq"
 	done
-	[ -z "$summary" ] || echo "boot: TIMEOUT: $summary (stacks: $rundir/cpus.txt)" >&2
+	[ -z "$summary" ] || echo "boot: ${guest}TIMEOUT: $summary (stacks: $rundir/cpus.txt)" >&2
 }
 
 progress_start status $tests_list
@@ -155,8 +160,8 @@ exec 7>&- 8>&-
 rm -f "$rundir/monitor.in" "$rundir/monitor.out"
 echo "$rc" >"$rundir/status"
 if [ "$rc" -eq 124 ]; then
-	echo "boot: TIMEOUT: the guest did not finish in ${TIMEOUT:-600} s; console log: $rundir/console.log" >&2
+	echo "boot: ${guest}TIMEOUT: the guest did not finish in ${TIMEOUT:-600} s; console log: $rundir/console.log" >&2
 elif [ "$rc" -ne 0 ]; then
-	echo "boot: QEMU exited with $rc: $(cat "$rundir/qemu.out")" >&2
+	echo "boot: ${guest}QEMU exited with $rc: $(cat "$rundir/qemu.out")" >&2
 fi
 exit 0

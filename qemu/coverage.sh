@@ -7,7 +7,9 @@
 #          changes (the rest of the kernel is not instrumented)
 #        coverage.sh report PRISTINE SERIES OUT VD...
 #          VD: a variant folder of a coverage kernel (src/, obj/ and
-#          last-run/gcov.b64, the data its guest sent); each one's data
+#          last-run/gcov.b64, the data its guest sent, or
+#          last-run/*/gcov.b64, one per guest of a run of several, as make
+#          stress's); each one's data
 #          goes next to its .gcno files, lcov reads it (with --initial,
 #          so that code no test loaded counts as not run), the kernels'
 #          data are added up and genhtml makes OUT/html.  Then, from the
@@ -107,23 +109,34 @@ for vd; do
 		[ ! -f "$o" ] || nm -u "$o" | grep -qw __gcov_init || bare="$bare $f"
 	done
 	check "$name.instrumented" "$([ -z "$bare" ]; echo $?)" "compiled without gcov:$bare (qemu/coverage.sh kbuild-args)"
-	find "$obj" -name '*.gcda' -delete
-	tmp=$out/gcda.$n
-	mkdir -p "$tmp"
-	if [ -s "$vd/last-run/gcov.b64" ] &&
-		tr -d '\r' <"$vd/last-run/gcov.b64" | base64 -d | tar -xzf - -C "$tmp" 2>"$out/$name.tar.err" &&
-		[ -d "$tmp$obj" ]; then
+	# Its runs' data: last-run/gcov.b64, or one in each guest's folder
+	# (make stress: last-run/guest1/, guest2/), each put next to the
+	# .gcno files and read by lcov in turn; lcov -a adds the counts up.
+	data=$(ls "$vd"/last-run/gcov.b64 "$vd"/last-run/*/gcov.b64 2>/dev/null) || true
+	missing=${data:-$vd/last-run/gcov.b64}
+	lcov_ok=1
+	lcov -q -c -i -d "$obj" -o "$out/$name.zero.info" >"$out/$name.lcov.log" 2>&1 || lcov_ok=0
+	set -- -a "$out/$name.zero.info"
+	r=0 nfiles=0
+	for b64 in $data; do
+		find "$obj" -name '*.gcda' -delete
+		r=$((r + 1)) tmp=$out/gcda.$n.$r missing=$b64
+		mkdir -p "$tmp"
+		[ -s "$b64" ] && tr -d '\r' <"$b64" | base64 -d | tar -xzf - -C "$tmp" 2>"$out/$name.$r.tar.err" &&
+			[ -d "$tmp$obj" ] || break
+		missing=
 		(cd "$tmp$obj" && find . -name '*.gcda') | while read -r f; do cp "$tmp$obj/$f" "$obj/$f"; done
-		nfiles=$(find "$tmp$obj" -name "*.gcda" | wc -l)
-		check "$name.gcov_data" 0
-		echo "coverage: $name: gcov data of $nfiles files ($vd/last-run/gcov.b64)"
-	else
-		check "$name.gcov_data" 1 "no gcov data for $obj in $vd/last-run/gcov.b64"
+		nfiles=$((nfiles + $(find "$tmp$obj" -name "*.gcda" | wc -l)))
+		lcov -q -c -d "$obj" -o "$out/$name.run.$r.info" >>"$out/$name.lcov.log" 2>&1 || lcov_ok=0
+		set -- "$@" -a "$out/$name.run.$r.info"
+	done
+	if [ -n "$missing" ]; then
+		check "$name.gcov_data" 1 "no gcov data for $obj in $missing"
 		continue
 	fi
-	lcov -q -c -i -d "$obj" -o "$out/$name.zero.info" >"$out/$name.lcov.log" 2>&1 &&
-	lcov -q -c -d "$obj" -o "$out/$name.run.info" >>"$out/$name.lcov.log" 2>&1 &&
-	lcov -q -a "$out/$name.zero.info" -a "$out/$name.run.info" -o "$out/$name.info" >>"$out/$name.lcov.log" 2>&1 || {
+	check "$name.gcov_data" 0
+	echo "coverage: $name: gcov data of $nfiles files, $r run(s): $(echo $data)"
+	[ $lcov_ok = 1 ] && lcov -q "$@" -o "$out/$name.info" >>"$out/$name.lcov.log" 2>&1 || {
 		check "$name.lcov" 1 "lcov failed, log: $out/$name.lcov.log"
 		continue
 	}
