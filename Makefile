@@ -108,7 +108,7 @@ RUN_ID   := $(shell date +%Y%m%d-%H%M%S)
 export V JOBS ACCEL TIMEOUT VARIANT KVER CMDLINE
 Q := $(if $(filter 1,$(V)),,@)
 
-.PHONY: FORCE all check check-stages $(addprefix stage-,$(STAGES)) check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
+.PHONY: FORCE all check check-all check-stages $(addprefix stage-,$(STAGES)) check-tests baseline stress bench smoke bisect static mail packages tree apply config kernel \
 	linked coverage compile \
 	initramfs help clean prune distclean fresh
 .DELETE_ON_ERROR:
@@ -237,6 +237,22 @@ ifneq ($(filter trim,$(LINKED)),)
 endif
 	-$(Q)$(MAIL_STATUS)
 	$(Q)qemu/summary.sh -t $(K) $(CHECK_TESTS_RUNS)
+
+# make check on several trees at once (CHECK_TREES): one make whose jobs
+# are each tree's make check, so that a guest of one tree runs beside a
+# build of the other instead of after it.  Each tree's output goes to
+# build/KVER/check.log and, prefixed "[KVER]", to the terminal; then one
+# line per tree and the total.  The packages of every tree are installed
+# first, one tree after the other (apt takes one lock).  CHECK_DEADLINE
+# holds for both.
+CHECK_TREES ?= 6.1 7.2#  make check-all: the trees checked at once
+check-all:
+	$(Q)for t in $(CHECK_TREES); do $(MAKE) --no-print-directory packages KVER=$$t || exit; done
+	-$(Q)$(MAKE) --no-print-directory -j$(words $(CHECK_TREES)) $(CHECK_TREES:%=check-tree-%)
+	$(Q)qemu/summary.sh -a $(BUILD) $(CHECK_TREES)
+check-tree-%:
+	$(Q)mkdir -p $(BUILD)/$* && $(MAKE) --no-print-directory check KVER=$* 2>&1 | \
+		tee $(BUILD)/$*/check.log | sed -u 's/^/[$*] /'
 
 # Stress, fault injection and bad input on the debug kernel (KASAN,
 # lockdep, kmemleak, DEBUG_OBJECTS, DEBUG_LIST, failslab), which is also

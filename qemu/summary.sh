@@ -6,11 +6,24 @@
 # usage: summary.sh [-t] KDIR VARIANT...   (build/KVER; the variants
 #        whose last run counts: patched baseline debug builtin ...)
 #        -t: those tests and make mail only (make check-tests)
+#        summary.sh -a BUILD KVER...   make check-all: each tree's
+#        closing line (build/KVER/check.log), then their total
+. "$(dirname "$0")/count.sh"
+if [ "$1" = -a ]; then
+	build=$2
+	shift 2
+	for t; do
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$build/$t/check.log" 2>/dev/null | tail -n1)
+		count_line "$line" || line="no result"
+		echo "check-all: make check KVER=$t: $line ($build/$t/check.log)"
+	done
+	count_print
+	exit
+fi
 only_tests=0
 [ "$1" != -t ] || { only_tests=1; shift; }
 k=$1
 shift
-. "$(dirname "$0")/count.sh"
 
 # skipped STAGE: true if make check cut STAGE (its result "skip: ...").
 skipped() {
