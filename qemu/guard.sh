@@ -14,7 +14,7 @@
 set -u
 report=$1 makefile=${2:-Makefile}
 kver=0.0
-targets="all check baseline stress bench bisect static mail fresh tree apply kernel linked coverage compile"
+targets="all check check-all baseline stress bench bisect static mail fresh tree apply kernel linked coverage compile"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # make check writes the background stress run's output there, even with -n.
@@ -26,7 +26,7 @@ for t in $targets; do
 	rc=0
 	# A make as a user runs it: nothing inherited from a make above.
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n --no-print-directory \
-		-f "$makefile" KVER=$kver BUILD="$tmp/build" "$t" >"$out" 2>&1 || rc=$?
+		-f "$makefile" KVER=$kver CHECK_TREES=$kver BUILD="$tmp/build" "$t" >"$out" 2>&1 || rc=$?
 	first=$(grep -o -m1 -E '(qemu|tests)/[a-z0-9_]+\.sh( [^ ;|&>]*)?' "$out")
 	# A file under the build folder that make -n cannot make is one
 	# that a stage it did not run would have made (the extracted tree's
