@@ -18,7 +18,8 @@
 #          result), a table per patch of the executable lines it adds or
 #          changes that are still in the final tree, how many ran, each
 #          one that did not with its reason (qemu/coverage.why: one
-#          entry per line, by file, function and the line's text), and
+#          entry per line, by file, function and the line's text, for
+#          every tree or, after "[KVER] ", for one), and
 #          "coverage: N of M changed lines executed".  An unexecuted line
 #          without an entry fails, and so does an entry that excuses no
 #          unexecuted line (its line ran, or is gone).  OUT/results.txt:
@@ -161,7 +162,7 @@ for f in $files; do
 done >"$out/lines"     # FILE SHA LINE, every line of the final files
 
 # Join: lines a patch put there (not base) that gcov calls executable.
-awk -v why="$why" -v out="$out" '
+awk -v why="$why" -v out="$out" -v kver="${KVER:-6.1}" '
 FILENAME == out "/patches" {
 	if ($2 == "base") next
 	s = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", s)
@@ -176,6 +177,11 @@ FILENAME == out "/all.info" {
 # FILE:FUNCTION, TAB, the text of the line (blanks at both ends left out), TAB, why
 FILENAME == why {
 	if ($0 ~ /^[ \t]*(#|$)/) next
+	# "[KVER] " before an entry: it holds for linux-source-KVER only.
+	if ($0 ~ /^\[/) {
+		if (index($0, "[" kver "]") != 1) next
+		sub(/^\[[^]]*\][ \t]*/, "")
+	}
 	if (split($0, w, "\t") != 3 || w[1] !~ /^[^:]+:[^:]+$/) { badwhy[++nbad] = $0; next }
 	k = w[1] SUBSEP w[2]; reason[k] = w[3]; whyline[k] = w[1] ": " w[2]; next
 }
