@@ -5,9 +5,10 @@
 # one run, RUNDIR: results.txt and summary.txt (every guest's lines, one
 # "N passed, N failed" over all of them, which make check's summary
 # reads), results.ktap and reports.txt (the guests' one after the other,
-# for qemu/figures.sh: each figure's name begins with its guest's).  A guest that left no closing line counts as one
-# failure.  Each guest's gcov.b64 stays in its folder (qemu/coverage.sh
-# reads them all).  Exit 1 on any failure.
+# for qemu/figures.sh; each figure's name begins with "[GUEST] ").  A
+# guest that left no closing line counts as one failure.  Each guest's
+# gcov.b64 stays in its folder (qemu/coverage.sh reads them all).  Exit 1
+# on any failure.
 #
 # usage: guests.sh RUNDIR GUEST...
 set -u
@@ -22,7 +23,7 @@ body=$rundir/summary.body
 for g; do
 	d=$rundir/$g
 	cat "$d/results.txt" >>"$rundir/results.txt" 2>/dev/null
-	sed "s/^\( *# figure: \)/\1$g: /" "$d/results.ktap" >>"$rundir/results.ktap" 2>/dev/null
+	sed "s/^\( *# figure: \)/\1[$g] /" "$d/results.ktap" >>"$rundir/results.ktap" 2>/dev/null
 	cat "$d/reports.txt" >>"$rundir/reports.txt" 2>/dev/null
 	# summary.txt: the lines of each test, "results: ...", the count.
 	line=$(tail -n1 "$d/summary.txt" 2>/dev/null)
