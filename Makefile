@@ -270,9 +270,10 @@ STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.co
 # The tests run in two guests of the debug kernel at once, each with its
 # own flash image: a guest alone keeps about one of the two CPUs busy
 # (1.14 CPUs, measured), its tests one after the other.  guest2 runs the
-# tests named in STRESS_SPLIT (the fail-nth sweeps, half of the guest's
-# time), guest1 the others, in STRESS_TESTS' order; each ends with
-# stress_reports, so that kmemleak and the taint are checked in both.
+# tests named in STRESS_SPLIT (the fail-nth sweeps: half of the tests'
+# time on 6.1, more on 7.2), guest1 the others, in STRESS_TESTS' order;
+# each ends with stress_reports, so that kmemleak and the taint are
+# checked in both.
 # Each guest's tests are named after it (guest1.stress_physmap...); the
 # run's folder holds both (qemu/guests.sh).  STRESS_SPLIT= (empty): one
 # guest, as before.
