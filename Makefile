@@ -153,7 +153,12 @@ CHECK_JOBS ?= 3
 # ".recorded" when every step of the configurations given has a record on
 # this machine (qemu/bisect.sh): the stage then builds no step, and its
 # time is recorded apart, with a slow day's figure of its own; so is
-# linked's, which then builds the folders of the last steps itself.
+# linked's, which then builds the folders of the last steps itself.  When
+# make bisect did not pass (cut for time, or failed), its folders do not
+# hold the last steps either, and on a tree whose builtin configuration
+# this machine never built, linked's kernels are cold builds: its time
+# is kept as linked.cold, with a slow day's figure of 4000 s (two cold
+# builtin kernels, ~800 s each on a fast day, and the trim kernels).
 # $(call RECORDED_STAGE,CONFIGS,SLOW-RECORDED,SLOW,NAME): qemu/stage.sh's
 # start of stage NAME, its time kept as NAME.recorded when every step of
 # CONFIGS is on the record.
@@ -192,7 +197,8 @@ stage-bisect: stage-static
 	$(Q)$(if $(BISECT_OTHERS),$(call RECORDED_STAGE,$(BISECT_OTHERS),300,2900,bisect) \
 		$(MAKE) --no-print-directory bisect BISECT_CONFIGS="$(BISECT_OTHERS)")
 stage-linked: stage-bisect
-	$(Q)if grep -qs '(built here' $(K)/bisect.txt; then g='-g 1500 -c linked.recorded'; else g='-g 300'; fi; \
+	$(Q)if ! grep -qsx ok $(K)/stages/bisect.result; then g='-g 4000 -c linked.cold'; \
+		elif grep -qs '(built here' $(K)/bisect.txt; then g='-g 1500 -c linked.recorded'; else g='-g 300'; fi; \
 		$(STAGE) $$g linked $(MAKE) --no-print-directory linked LINKED_RUN="$(LINKED_OTHERS)"
 stage-nomodules: stage-baseline
 	$(Q)$(call RECORDED_STAGE,$(BISECT_NOMODULES),1500,2300,nomodules) sh -c '$(if $(BISECT_NOMODULES),$(MAKE) --no-print-directory bisect \
