@@ -5,6 +5,8 @@
 #   count_add P F [S]   add P passed, F failed, S skipped
 #   count_line LINE     add what a closing LINE says; anything else (no
 #                       result) counts as one failure, and returns 1
+#   count_log LOG       count_line of LOG's last closing line, which
+#                       $line then holds ("no result" if it has none)
 #   count_print         the closing line of the total; returns 1 if
 #                       anything failed
 pass=0 fail=0 skip=0
@@ -17,6 +19,10 @@ count_line() {
 	p=${1%% passed*} f=${1#*passed, } f=${f%% failed*} s=0
 	case $1 in *skipped) s=${1##*failed, } s=${s%% skipped} ;; esac
 	count_add "$p" "$f" "$s"
+}
+count_log() {
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" 2>/dev/null | tail -n1)
+	count_line "$line" || line="no result"
 }
 count_print() {
 	if [ "$skip" -gt 0 ]; then

@@ -13,8 +13,7 @@ if [ "$1" = -a ]; then
 	build=$2
 	shift 2
 	for t; do
-		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$build/$t/check.log" 2>/dev/null | tail -n1)
-		count_line "$line" || line="no result"
+		count_log "$build/$t/check.log"
 		echo "check-all: make check KVER=$t: $line ($build/$t/check.log)"
 	done
 	count_print
