@@ -39,7 +39,7 @@ CHECK_TESTS := $(SMOKE_TESTS) mtd_cfi_sim intel_ips $(NS_TESTS)
 # then the smoke tests (under KASAN and lockdep, and for make coverage;
 # after stress_badinput, which needs lockdep still on: drm_ips_table's
 # non-GPL module turns it off), stress_reports last: kmemleak, taint.
-STRESS_TESTS := stress_physmap stress_race stress_failnth stress_nand \
+STRESS_TESTS := stress_physmap stress_race stress_failnth stress_failnth_lpddr stress_nand \
 	stress_mtdtests mtd_cfi_sim intel_ips $(NS_TESTS) stress_badinput $(SMOKE_TESTS) stress_reports
 CYCLES   ?= 1000#         make stress: physmap bind/unbind cycles (the rest scales)
 CHECK_CYCLES ?= 300#      make check's stress run, unless CYCLES is given
@@ -275,29 +275,45 @@ STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.co
 #
 # The tests run in two guests of the debug kernel at once, each with its
 # own flash image: a guest alone keeps about one of the two CPUs busy
-# (1.14 CPUs, measured), its tests one after the other.  guest2 runs the
-# tests named in STRESS_SPLIT (the fail-nth sweeps: half of the tests'
-# time on 6.1, more on 7.2), guest1 the others, in STRESS_TESTS' order;
-# each ends with stress_reports, so that kmemleak and the taint are
-# checked in both.
-# Each guest's tests are named after it (guest1.stress_physmap...); the
-# run's folder holds both (qemu/guests.sh).  STRESS_SPLIT= (empty): one
-# guest, as before.
-STRESS_SPLIT ?= stress_failnth#  make stress: the tests of its second guest (empty: one guest)
+# (1.14 CPUs, measured), its tests one after the other.  STRESS_SPLIT
+# "auto": balanced by what each test took in this machine's last stress
+# run of the tree (qemu/split.sh, its record beside the stage costs), or,
+# with none on record, the fail-nth sweeps in guest2 and the others in
+# guest1; a list of tests: those in guest2; empty: one guest, as before.
+# Each guest keeps STRESS_TESTS' order and ends with stress_reports, so
+# that kmemleak and the taint are checked in both.  Each guest's tests
+# are named after it (guest1.stress_physmap...); the run's folder holds
+# both (qemu/guests.sh).  The sub-make of the guests gets both lists.
+STRESS_SPLIT ?= auto#  make stress: the tests of its second guest (auto: balanced; empty: one guest)
+STRESS_FALLBACK := stress_failnth stress_failnth_lpddr
+STRESS_KEY := $(KVER).stress
+ifeq ($(STRESS_SPLIT),auto)
+ifneq ($(filter stress,$(MAKECMDGOALS)),)
+STRESS_2 := $(shell qemu/split.sh $(STRESS_KEY) "$(STRESS_FALLBACK)" $(filter-out stress_reports,$(STRESS_TESTS)))
+endif
+else
 STRESS_2 := $(filter $(STRESS_SPLIT),$(STRESS_TESTS))
-STRESS_1 := $(filter-out $(STRESS_SPLIT),$(STRESS_TESTS))
+endif
+STRESS_1 := $(filter-out $(STRESS_2),$(STRESS_TESTS))
 ifneq ($(and $(STRESS_2),$(filter-out stress_reports,$(STRESS_1))),)
 STRESS_2 += $(filter stress_reports,$(STRESS_TESTS))
 STRESS_GUESTS := guest1 guest2
 else
 STRESS_1 := $(STRESS_TESTS)
+STRESS_2 :=
 STRESS_GUESTS := guest1
 endif
 STRESS_RUN := $(K)/debug/runs/$(RUN_ID)
 stress: packages
 	$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS)
-	-$(Q)$(MAKE) --no-print-directory -j2 $(STRESS_GUESTS:%=stress-%) $(STRESS_VARS) RUN_ID=$(RUN_ID)
+ifeq ($(STRESS_SPLIT),auto)
+	$(Q)echo "stress: guests $(STRESS_GUESTS), $$(qemu/split.sh -v $(STRESS_KEY) "$(STRESS_FALLBACK)" \
+		$(filter-out stress_reports,$(STRESS_TESTS)))"
+endif
+	-$(Q)$(MAKE) --no-print-directory -j2 $(STRESS_GUESTS:%=stress-%) $(STRESS_VARS) RUN_ID=$(RUN_ID) \
+		STRESS_1="$(STRESS_1)" STRESS_2="$(STRESS_2)"
 	$(Q)ln -sfn runs/$(RUN_ID) $(K)/debug/last-run
+	$(Q)qemu/split.sh -r $(STRESS_KEY) $(STRESS_RUN)
 	$(Q)qemu/guests.sh $(STRESS_RUN) $(STRESS_GUESTS); \
 		rc=$$?; qemu/figures.sh $(STRESS_RUN); exit $$rc
 
