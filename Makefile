@@ -318,9 +318,12 @@ endif
 		rc=$$?; qemu/figures.sh $(STRESS_RUN); exit $$rc
 
 # One guest of make stress (above): booted, then judged by results.sh;
-# its lines are printed by qemu/guests.sh, with the others'.
+# its lines are printed by qemu/guests.sh, with the others'.  The fail-nth
+# sweeps' progress names the points of the newest run that has figures
+# (make check removes last-run before it starts).
 stress-guest%:
-	$(Q)GUEST=guest$* LAST_FIGURES=$(K)/debug/last-run/figures.md TIMEOUT=$(STRESS_TIMEOUT) \
+	$(Q)GUEST=guest$* LAST_FIGURES="$$(ls -t $(K)/debug/runs/*/figures.md 2>/dev/null | head -n1)" \
+		TIMEOUT=$(STRESS_TIMEOUT) \
 		CMDLINE="lab.cycles=$(CYCLES) lab.timeout=$(STRESS_TEST_TIMEOUT) $(CMDLINE)" \
 		qemu/boot.sh $(OBJ) $(VD)/initramfs.cpio $(STRESS_RUN)/guest$* $(STRESS_$*)
 	$(Q)RESULT_PREFIX=guest$*. qemu/results.sh $(SRC) $(STRESS_RUN)/guest$* >/dev/null || true
