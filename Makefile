@@ -283,7 +283,9 @@ STRESS_VARS := VARIANT=debug EXTRA_FRAGMENTS="qemu/debug.config qemu/coverage.co
 # Each guest keeps STRESS_TESTS' order and ends with stress_reports, so
 # that kmemleak and the taint are checked in both.  Each guest's tests
 # are named after it (guest1.stress_physmap...); the run's folder holds
-# both (qemu/guests.sh).  The sub-make of the guests gets both lists.
+# both (qemu/guests.sh).  The split is made once, when make reads this
+# for `make stress` (split.sh says on stderr what it is made of); the
+# sub-make of the guests gets both lists.
 STRESS_SPLIT ?= auto#  make stress: the tests of its second guest (auto: balanced; empty: one guest)
 STRESS_FALLBACK := stress_failnth stress_failnth_lpddr
 STRESS_KEY := $(KVER).stress
@@ -306,10 +308,6 @@ endif
 STRESS_RUN := $(K)/debug/runs/$(RUN_ID)
 stress: packages
 	$(Q)$(STRESS_BUILD_NICE) $(MAKE) --no-print-directory initramfs $(STRESS_VARS)
-ifeq ($(STRESS_SPLIT),auto)
-	$(Q)echo "stress: guests $(STRESS_GUESTS), $$(qemu/split.sh -v $(STRESS_KEY) "$(STRESS_FALLBACK)" \
-		$(filter-out stress_reports,$(STRESS_TESTS)))"
-endif
 	-$(Q)$(MAKE) --no-print-directory -j2 $(STRESS_GUESTS:%=stress-%) $(STRESS_VARS) RUN_ID=$(RUN_ID) \
 		STRESS_1="$(STRESS_1)" STRESS_2="$(STRESS_2)"
 	$(Q)ln -sfn runs/$(RUN_ID) $(K)/debug/last-run

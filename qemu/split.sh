@@ -10,12 +10,12 @@
 # counts as the mean of the others.
 #
 # usage: split.sh KEY FALLBACK TEST...     guest2's tests, on one line
-#        split.sh -v KEY FALLBACK TEST...  what the split is made of
+#                                          (what the split is made of, on
+#                                          stderr)
 #        split.sh -r KEY RUNDIR            record the "# time: TEST: N s"
 #                                          lines of RUNDIR's guest(s)
 set -u
 . "$(dirname "$0")/costs.sh"
-verbose=
 case ${1:-} in
 -r)
 	f=$costs/$2.times
@@ -26,11 +26,10 @@ case ${1:-} in
 			END { while ((getline l < old) > 0) { split(l, w, " "); if (!(w[1] in t)) print l } }' \
 		>"$f.tmp" && mv "$f.tmp" "$f"
 	exit ;;
--v) verbose=1; shift ;;
 esac
 f=$costs/$1.times fallback=$2
 shift 2
-echo "$*" | awk -v times="$f" -v fallback="$fallback" -v verbose="$verbose" '
+echo "$*" | awk -v times="$f" -v fallback="$fallback" '
 { n = split($0, test, " ") }
 END {
 	while ((getline l < times) > 0) {
@@ -44,8 +43,7 @@ END {
 	if (known == 0) {
 		split(fallback, fb, " ")
 		for (j in fb) in2[fb[j]] = 1
-		if (verbose)
-			printf "no times of these tests on record (%s): guest2 runs %s\n", times, fallback
+		printf "stress: no times of these tests on record (%s): guest2 runs %s\n", times, fallback > "/dev/stderr"
 	} else {
 		# Longest first (the earlier test first among equals), each to
 		# the guest with less time so far (guest1 among equals).
@@ -62,12 +60,9 @@ END {
 			done[b] = 1
 			if (g2 < g1) { in2[test[b]] = 1; g2 += t[b] } else g1 += t[b]
 		}
-		if (verbose)
-			printf "balanced by the last times here (%s, %d of %d tests): guest1 %d s, guest2 %d s\n",
-				times, known, n, g1, g2
+		printf "stress: balanced by the last times here (%s, %d of %d tests): guest1 %d s, guest2 %d s\n",
+			times, known, n, g1, g2 > "/dev/stderr"
 	}
-	if (verbose)
-		exit
 	sep = ""
 	for (i = 1; i <= n; i++)
 		if (test[i] in in2) { printf "%s%s", sep, test[i]; sep = " " }
