@@ -249,7 +249,7 @@ wait_until $((ADJUST_MS * 2 + 2000)) adjusted
 echo 0 >"$P/live_misses"
 echo 0 >"$P/adjust_hits"
 modprobe i915
-wait_until $((ADJUST_MS * 2 + 3000)) sh -c "dmesg | grep -q 'i915 driver attached'"
+wait_until $NEXT_PASS_MS sh -c "dmesg | grep -q 'i915 driver attached'"
 # Picked up at the adjust thread's first look after i915 went live
 # (ips_sim counts its lookups: none refused with i915 live, one taken);
 # counted, not timed, so that a guest starved by a busy host cannot fail
@@ -377,7 +377,7 @@ if insmod $M/ips_i915_stub.ko busy=1 ok=1 2>/dev/null; then
 		"$(more_calls raise_calls "$r" && echo yes || echo no),$(bound_to)" "yes,intel ips"
 	echo 0 >"$S/busy"
 	l=$(stub lower_calls)
-	wait_until $((ADJUST_MS * 2 + 3000)) more_calls lower_calls "$l"
+	wait_until $NEXT_PASS_MS more_calls lower_calls "$l"
 	ktap_expect_eq stub_gpu_lower_refused "GPU idle, gpu_lower() answering false: called again (before: $l), still bound" \
 		"$(more_calls lower_calls "$l" && echo yes || echo no),$(bound_to)" "yes,intel ips"
 	unbind
